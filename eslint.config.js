@@ -1,0 +1,71 @@
+// ESLint flat config. Layer boundaries from docs/architecture.md are enforced here:
+// src/engine is pure rules (chessops only), src/drivers is bytes <-> observations.
+import tseslint from 'typescript-eslint';
+
+const IO_LIBRARIES = ['node:*', 'fs', 'net', 'child_process', 'serialport', '@serialport/*', 'node-hid', 'mqtt', 'aedes', 'rxjs', 'rxjs/*', 'http', 'https', 'os', 'path', 'process'];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-artifacts/**', 'bin/**'] },
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: false, requireDefaultForNonUnion: false }],
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/no-unnecessary-condition': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      eqeqeq: ['error', 'always'],
+    },
+  },
+  {
+    files: ['src/engine/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: IO_LIBRARIES, message: 'src/engine is pure: no Node or I/O libraries (docs/architecture.md).' },
+            { group: ['**/drivers/**', '**/bridge/**'], message: 'src/engine must not import from src/drivers or src/bridge.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/drivers/**/*.ts'],
+    ignores: ['src/drivers/transport/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['serialport', '@serialport/*', 'node-hid', 'mqtt', 'node:*', 'fs', 'net'], message: 'Codecs are pure: only src/drivers/transport touches devices.' },
+            { group: ['**/engine/**', '**/bridge/**'], message: 'src/drivers must not import from src/engine or src/bridge.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/drivers/transport/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/engine/**', '**/bridge/**'], message: 'src/drivers must not import from src/engine or src/bridge.' }] },
+      ],
+    },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  {
+    files: ['**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+);
