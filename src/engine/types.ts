@@ -43,3 +43,20 @@ export const isGameType = (s: string): s is GameType => (GAME_TYPES as readonly 
 
 /** Three-valued answer for questions the engine cannot always settle (dead position, can-still-mate). */
 export type Verdict = 'yes' | 'no' | 'unknown';
+
+/**
+ * How a flag fall is treated under one edition, game type and supervision regime. The edition
+ * profiles (editions.ts) hold one per combination; the clock's flag decision (Art. 6) reads it.
+ */
+export interface FlagRules {
+  /** A flag counts only when the opponent validly claims it (E97/E01 rapid and blitz; E09 rapid/blitz with reduced supervision). */
+  readonly claimOnly: boolean;
+  /** The flagging side's opponent only draws when he cannot checkmate by any series of legal moves (absent in E97 standard: 'most unskilled counterplay' wording still applies, see `cannotMateTest`). */
+  readonly drawIfOpponentCannotMate: boolean;
+  /** Which test decides "cannot mate": 'anyLegalSeries' (helpmate: E09+ 6.9), 'mostUnskilledCounterplay' (E97 6.9, the same helpmate test in practice), 'matingPotential' (E97 blitz C4). */
+  readonly cannotMateTest: 'anyLegalSeries' | 'mostUnskilledCounterplay' | 'matingPotential';
+  /** Both flags fallen: 'draw' always, or 'drawInLastPeriod' (earlier periods: the game continues). */
+  readonly bothFlags: 'draw' | 'drawInLastPeriod';
+  /** Article numbers in the edition in force for: the flag itself, both flags, the cannot-mate exception. */
+  readonly articles: { readonly flag: string; readonly bothFlags: string; readonly cannotMate: string };
+}
