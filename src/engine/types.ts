@@ -60,3 +60,12 @@ export interface FlagRules {
   /** Article numbers in the edition in force for: the flag itself, both flags, the cannot-mate exception. */
   readonly articles: { readonly flag: string; readonly bothFlags: string; readonly cannotMate: string };
 }
+
+/**
+ * Builds a typed error value for `Result.err`: @badrap/result requires an `Error`, and we want a
+ * discriminated union with data. The result is both: `e.kind` discriminates, `e.message` reads.
+ *
+ *   return Result.err(dataError({ kind: 'illegalSan', san, ply }, `illegal move ${san}`));
+ */
+export const dataError = <T extends { readonly kind: string }>(detail: T, message: string): T & Error =>
+  Object.assign(new Error(message), detail);
