@@ -13,7 +13,7 @@
 import { Result } from '@badrap/result';
 import { makeFen } from 'chessops/fen';
 import { type Game as PgnGame, type PgnNodeData, PgnParser, parseComment } from 'chessops/pgn';
-import { Game, type GameError, type MoveMeta, parsePosition } from './game.js';
+import { Game, type MoveMeta, parsePosition } from './game.js';
 import { splitPgn } from './pgnLex.js';
 import { dataError } from './types.js';
 
