@@ -51,7 +51,7 @@ export type Verdict = 'yes' | 'no' | 'unknown';
 export interface FlagRules {
   /** A flag counts only when the opponent validly claims it (E97/E01 rapid and blitz; E09 rapid/blitz with reduced supervision). */
   readonly claimOnly: boolean;
-  /** The flagging side's opponent only draws when he cannot checkmate by any series of legal moves (absent in E97 standard: 'most unskilled counterplay' wording still applies, see `cannotMateTest`). */
+  /** The flag is a draw, not a loss, when the opponent cannot checkmate (E97 6.9 "even with the most unskilled counterplay", E09+ 6.9 "any possible series of legal moves"); see `cannotMateTest`. */
   readonly drawIfOpponentCannotMate: boolean;
   /** Which test decides "cannot mate": 'anyLegalSeries' (helpmate: E09+ 6.9), 'mostUnskilledCounterplay' (E97 6.9, the same helpmate test in practice), 'matingPotential' (E97 blitz C4). */
   readonly cannotMateTest: 'anyLegalSeries' | 'mostUnskilledCounterplay' | 'matingPotential';
