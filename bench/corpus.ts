@@ -8,7 +8,7 @@
  * Figures are wall-clock on whatever machine runs it; the report names the CPU and Node version.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { cpus, devNull } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,7 @@ import { Chess as ChessJs } from 'chess.js';
 import { splitPgn } from '../src/engine/pgnLex.js';
 import { decodePgnBytes, readPgn } from '../src/engine/pgnRead.js';
 import { makePgn } from '../src/engine/pgnWrite.js';
-import { replaceSection } from './report.js';
+import { writeReportSection } from './report.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -76,7 +76,13 @@ const ours = best(() => {
       else failed++;
     }
   }
-  return { name: 'chessbridge (chessops)', games, plies, failed, note: 'parse + replay; SAN, UCI, FEN per ply' };
+  return {
+    name: 'chessbridge (chessops)',
+    games,
+    plies,
+    failed,
+    note: 'parse + replay; SAN, UCI, FEN per ply',
+  };
 });
 
 const oursWrite = best(() => {
@@ -113,7 +119,13 @@ const chessJs = best(() => {
       failed++;
     }
   }
-  return { name: 'chess.js 1.x loadPgn', games, plies, failed, note: 'parse + replay; history() for the ply count' };
+  return {
+    name: 'chess.js 1.x loadPgn',
+    games,
+    plies,
+    failed,
+    note: 'parse + replay; history() for the ply count',
+  };
 });
 
 // pgn-extract: a C program, run as a process over the same files (process start included).
@@ -121,7 +133,13 @@ const PGN_EXTRACT = ['/usr/games/pgn-extract', '/usr/bin/pgn-extract'].find(p =>
 const pgnExtract: Run | undefined = PGN_EXTRACT
   ? best(() => {
       execFileSync(PGN_EXTRACT, ['-s', '--quiet', '-o', devNull, ...files], { stdio: 'ignore' });
-      return { name: 'pgn-extract', games: ours.games, plies: ours.plies, failed: 2, note: 'one process over all files, output discarded' };
+      return {
+        name: 'pgn-extract',
+        games: ours.games,
+        plies: ours.plies,
+        failed: 2,
+        note: 'one process over all files, output discarded',
+      };
     })
   : undefined;
 
@@ -150,7 +168,6 @@ const section = [
 
 console.log(section);
 if (!args.includes('--no-write')) {
-  const path = join(ROOT, 'docs', 'benchmarks.md');
-  writeFileSync(path, replaceSection(existsSync(path) ? readFileSync(path, 'utf8') : '', 'Corpus replay', section));
+  writeReportSection('Corpus replay', section);
   console.log(`\nwritten to docs/benchmarks.md`);
 }

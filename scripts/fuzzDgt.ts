@@ -17,6 +17,10 @@ import { DgtDecoder } from '../src/drivers/dgt/codec.js';
 import { LINK_BYTES_PER_SECOND } from '../src/drivers/dgt/constants.js';
 import { makeMessage } from '../src/drivers/dgt/messages.js';
 import type { Observation } from '../src/drivers/observation.js';
+import { cpus } from 'node:os';
+import { makeRecorder, writeReportSection } from '../bench/report.js';
+
+const rec = makeRecorder();
 
 export interface FuzzOptions {
   /** Random (garbage) bytes to feed. */
@@ -319,34 +323,44 @@ const main = (): void => {
   const t0 = performance.now();
   const r = runDgtFuzz({ bytes, seed });
   const ok = fuzzPassed(r);
-  console.log(
+  rec.log(
     `DGT decoder fuzz: ${bytes} random bytes, seed ${seed}, ${r.chunks} chunks (${((performance.now() - t0) / 1000).toFixed(2)} s)`,
   );
-  console.log(`  exception:               ${r.exception ?? 'none'}`);
-  console.log(`  observations:            ${r.observations} (${r.protocolErrors} protocol errors)`);
-  console.log(
+  rec.log(`  exception:               ${r.exception ?? 'none'}`);
+  rec.log(`  observations:            ${r.observations} (${r.protocolErrors} protocol errors)`);
+  rec.log(
     `  error reasons (both caps): ${Object.entries(r.errorKinds)
       .map(([k, n]) => `${k} ${n}`)
       .join(', ')}`,
   );
-  console.log(`  max buffered bytes:      ${r.maxBuffered} (cap ${r.bufferCap})`);
-  console.log(`  planted frames decoded:  ${r.plantedDecoded} / ${r.plantedFrames}`);
-  console.log(
+  rec.log(`  max buffered bytes:      ${r.maxBuffered} (cap ${r.bufferCap})`);
+  rec.log(`  planted frames decoded:  ${r.plantedDecoded} / ${r.plantedFrames}`);
+  rec.log(
     `  with a ${r.smallCap}-byte cap:      max buffered ${r.smallCapMaxBuffered}, planted decoded ${r.smallCapPlantedDecoded} / ${r.plantedFrames}`,
   );
-  console.log(`  frame after garbage:     ${r.tailDecoded ? 'decoded' : 'LOST'}`);
-  console.log(`  chunking-independent:    ${r.chunkingIndependent ? 'yes' : 'NO'}`);
-  console.log(
+  rec.log(`  frame after garbage:     ${r.tailDecoded ? 'decoded' : 'LOST'}`);
+  rec.log(`  chunking-independent:    ${r.chunkingIndependent ? 'yes' : 'NO'}`);
+  rec.log(
     `  bus: planted replies:    ${r.busPlantedDecoded} / ${r.busPlanted} (max buffered ${r.busMaxBuffered})`,
   );
-  console.log(`Throughput (link limit at 9600 baud: ${LINK_BYTES_PER_SECOND} bytes/s):`);
+  rec.log(`Throughput (link limit at 9600 baud: ${LINK_BYTES_PER_SECOND} bytes/s):`);
   for (const t of measureThroughput(bytes, seed)) {
-    console.log(
+    rec.log(
       `  ${t.name.padEnd(30)} ${t.mbPerSecond.toFixed(1).padStart(7)} MB/s  ${Math.round(t.observationsPerSecond).toLocaleString('en').padStart(12)} observations/s  = ${t.linksPerCore.toLocaleString('en')} links`,
     );
   }
-  console.log(ok ? 'PASS' : 'FAIL');
+  rec.log(ok ? 'PASS' : 'FAIL');
   process.exitCode = ok ? 0 : 1;
+  if (process.argv.includes('--report')) {
+    const body = [
+      `Run: \`npx tsx scripts/fuzzDgt.ts ${process.argv.slice(2).join(' ')}\` on ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}.`,
+      '',
+      '```',
+      ...rec.lines,
+      '```',
+    ].join('\n');
+    writeReportSection('DGT decoder: fuzz and throughput', body);
+  }
 };
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) main();

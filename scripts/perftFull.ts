@@ -17,6 +17,10 @@ import { parseArgs } from 'node:util';
 import { type PerftEntry, parsePerftFile } from '../src/engine/epd.js';
 import { parsePosition } from '../src/engine/game.js';
 import { perft } from '../src/engine/perft.js';
+import { cpus } from 'node:os';
+import { makeRecorder, writeReportSection } from '../bench/report.js';
+
+const rec = makeRecorder();
 
 const FILES = [
   'perftsuite.epd',
@@ -27,7 +31,7 @@ const FILES = [
 ];
 const HEARTBEAT_MS = 30_000;
 
-const USAGE = `usage: tsx scripts/perftFull.ts [--max-nodes N] [--file F]... [--shared DIR] [--dry-run]
+const USAGE = `usage: tsx scripts/perftFull.ts [--max-nodes N] [--file F]... [--shared DIR] [--dry-run] [--report]
   --max-nodes N  check only counts of at most N nodes (default: every count)
   --file F       a file name in <shared>/data/perft, or a path (repeatable; default: all files)
   --shared DIR   the shared folder (default: $CHESSBRIDGE_SHARED or ../shared beside the checkout)
@@ -76,7 +80,13 @@ const fail = (message: string): never => {
   process.exit(2);
 };
 
-const parseOptions = (): { maxNodes: number; files: string[]; shared: string; dryRun: boolean } => {
+const parseOptions = (): {
+  maxNodes: number;
+  files: string[];
+  shared: string;
+  dryRun: boolean;
+  report: boolean;
+} => {
   const { values } = (() => {
     try {
       return parseArgs({
@@ -85,6 +95,7 @@ const parseOptions = (): { maxNodes: number; files: string[]; shared: string; dr
           file: { type: 'string', multiple: true },
           shared: { type: 'string' },
           'dry-run': { type: 'boolean', default: false },
+          report: { type: 'boolean', default: false },
           help: { type: 'boolean', short: 'h', default: false },
         },
       });
@@ -93,7 +104,7 @@ const parseOptions = (): { maxNodes: number; files: string[]; shared: string; dr
     }
   })();
   if (values.help) {
-    console.log(USAGE);
+    rec.log(USAGE);
     process.exit(0);
   }
   const capText = values['max-nodes'];
@@ -101,7 +112,7 @@ const parseOptions = (): { maxNodes: number; files: string[]; shared: string; dr
   if (!(maxNodes > 0)) fail(`--max-nodes must be a positive number, got ${capText}\n${USAGE}`);
   const checkout = resolve(dirname(fileURLToPath(import.meta.url)), '..');
   const shared = values.shared ?? process.env.CHESSBRIDGE_SHARED ?? resolve(checkout, '..', 'shared');
-  return { maxNodes, files: values.file ?? FILES, shared, dryRun: values['dry-run'] };
+  return { maxNodes, files: values.file ?? FILES, shared, dryRun: values['dry-run'], report: values.report };
 };
 
 const locate = (shared: string, file: string): string => {
@@ -121,7 +132,7 @@ const runEntry = (file: string, entry: PerftEntry, maxNodes: number, dryRun: boo
   if (dryRun) return { ...tally, checked: wanted.length, nodes: wanted.reduce((n, c) => n + c.nodes, 0) };
   const pos = parsePosition(entry.fen);
   if (pos.isErr) {
-    console.log(`MISMATCH ${file} ${entry.id} (line ${entry.line}): ${pos.error.message}`);
+    rec.log(`MISMATCH ${file} ${entry.id} (line ${entry.line}): ${pos.error.message}`);
     return { ...tally, mismatches: wanted.length };
   }
   for (const { depth, nodes: expected } of wanted) {
@@ -130,7 +141,7 @@ const runEntry = (file: string, entry: PerftEntry, maxNodes: number, dryRun: boo
     tally.nodes += actual;
     if (actual !== expected) {
       tally.mismatches += 1;
-      console.log(
+      rec.log(
         `MISMATCH ${file} ${entry.id} (line ${entry.line}) ${entry.fen} depth ${depth}: expected ${expected}, got ${actual}`,
       );
     }
@@ -159,20 +170,32 @@ const runFile = (path: string, maxNodes: number, dryRun: boolean): Tally => {
 };
 
 const main = (): void => {
-  const { maxNodes, files, shared, dryRun } = parseOptions();
+  const { maxNodes, files, shared, dryRun, report } = parseOptions();
   const cap = Number.isFinite(maxNodes)
     ? `counts <= ${maxNodes.toLocaleString('en-US')} nodes`
     : 'every depth';
-  console.log(`perft ${dryRun ? '(dry run) ' : ''}of ${files.length} file(s), ${cap}`);
+  rec.log(`perft ${dryRun ? '(dry run) ' : ''}of ${files.length} file(s), ${cap}`);
   let total = emptyTally();
   for (const file of files) {
     const tally = runFile(locate(shared, file), maxNodes, dryRun);
-    console.log(`${basename(file)}: ${formatTally(tally, dryRun)}`);
+    rec.log(`${basename(file)}: ${formatTally(tally, dryRun)}`);
     total = addTally(total, tally);
   }
-  console.log(`TOTAL: ${formatTally(total, dryRun)}`);
-  if (!dryRun) console.log(total.mismatches === 0 ? 'all counts match' : `${total.mismatches} MISMATCHES`);
+  rec.log(`TOTAL: ${formatTally(total, dryRun)}`);
+  if (!dryRun) rec.log(total.mismatches === 0 ? 'all counts match' : `${total.mismatches} MISMATCHES`);
   process.exitCode = total.mismatches === 0 ? 0 : 1;
+  if (report && !dryRun) {
+    const args = process.argv.slice(2).join(' ');
+    const body = [
+      `Run: \`npx tsx scripts/perftFull.ts ${args}\` on ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}.`,
+      '',
+      '```',
+      ...rec.lines,
+      '```',
+    ].join('\n');
+    const title = files.length === 1 ? `Perft: ${basename(files[0] ?? '')}` : 'Perft';
+    writeReportSection(title, body);
+  }
 };
 
 main();
