@@ -1,0 +1,130 @@
+/**
+ * Arbiter actions over HTTP: `POST /api/arbiter/<action>` with a JSON body, protected by a bearer
+ * token or a password (see auth.ts). The handlers are injected (the daemon wires accept-claim,
+ * penalty, restore, set-result, resync ...); replies use the request/response envelope of the
+ * MQTT API: `{ status: 'ok', data, transaction? }` or `{ status: 'error', error, transaction? }`.
+ *
+ *   const arbiter = { token: 'secret', actions: { restore: async req => Result.ok(await restore(req.body)) } };
+ *   await arbiterReply(req, 'restore', { options: arbiter, limiter, now, host: 'venue:8080' });
+ *
+ * Refusals: 401 without or with wrong credentials, 403 when no credential is configured or the
+ * request comes from another origin, 415 for a body that is not JSON, 413 for a body over the limit,
+ * 429 after too many failures from one address, 404 for an unknown action.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Result } from '@badrap/result';
+import {
+  type ArbiterAuthConfig,
+  type AuthMethod,
+  type FailureLimiter,
+  checkAuthorization,
+  makeChallenges,
+} from './auth.js';
+import { type HttpReply, errorReply, jsonReply } from './reply.js';
+
+export interface ArbiterRequest {
+  readonly action: string;
+  /** The parsed JSON body ({} when empty). */
+  readonly body: unknown;
+  readonly via: AuthMethod;
+  /** Client address, for the journal. */
+  readonly remote: string | undefined;
+}
+
+/** An injected action handler: Ok data goes back to the client, Err becomes a 422 with its message. */
+export type ArbiterAction = (request: ArbiterRequest) => Promise<Result<unknown, Error>>;
+
+export interface ArbiterOptions extends ArbiterAuthConfig {
+  /** Handlers by action name (the last path segment). */
+  readonly actions: Readonly<Record<string, ArbiterAction>>;
+  /** Largest body accepted, in bytes (default 64 KiB). */
+  readonly maxBodyBytes?: number;
+}
+
+export interface ArbiterContext {
+  readonly options: ArbiterOptions;
+  readonly limiter: FailureLimiter;
+  readonly now: number;
+}
+
+const ACTION = /^[a-z][a-z0-9-]{0,63}$/;
+
+class BodyTooLarge extends Error {}
+
+const readBody = (req: IncomingMessage, limit: number): Promise<Buffer> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(new BodyTooLarge(`body over ${limit} bytes`));
+        req.removeAllListeners('data');
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+
+/** A request from a browser page of another site carries an Origin that is not ours. */
+const isForeignOrigin = (req: IncomingMessage): boolean => {
+  const origin = req.headers.origin;
+  if (origin === undefined) return false;
+  const host = req.headers.host;
+  return host === undefined || (origin !== `http://${host}` && origin !== `https://${host}`);
+};
+
+const transactionOf = (body: unknown): Record<string, unknown> => {
+  if (typeof body !== 'object' || body === null || !('transaction' in body)) return {};
+  const t = body.transaction;
+  return typeof t === 'string' || typeof t === 'number' ? { transaction: t } : {};
+};
+
+export const arbiterReply = async (
+  req: IncomingMessage,
+  action: string,
+  ctx: ArbiterContext,
+): Promise<HttpReply> => {
+  const { options, limiter, now } = ctx;
+  if (req.method !== 'POST')
+    return errorReply(405, 'arbiter actions are POST requests', 'json', { allow: 'POST' });
+  const address = req.socket.remoteAddress ?? 'unknown';
+  const wait = limiter.blockedFor(address, now);
+  if (wait > 0) {
+    return errorReply(429, 'too many failed attempts; try again later', 'json', {
+      'retry-after': String(Math.ceil(wait / 1000)),
+    });
+  }
+  const auth = checkAuthorization(req.headers.authorization, options);
+  if (auth.isErr) {
+    const kind = auth.error.kind;
+    if (kind === 'disabled') return errorReply(403, auth.error.message, 'json');
+    if (kind !== 'missing') limiter.recordFailure(address, now);
+    const refused = errorReply(401, auth.error.message, 'json');
+    return { ...refused, headers: { ...refused.headers, 'www-authenticate': makeChallenges(options) } };
+  }
+  if (isForeignOrigin(req)) return errorReply(403, 'arbiter actions are refused from other origins', 'json');
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/json') return errorReply(415, 'send the action as application/json', 'json');
+  const handler = ACTION.test(action) ? options.actions[action] : undefined;
+  if (!handler) return errorReply(404, `unknown arbiter action '${action}'`, 'json');
+  let body: unknown;
+  try {
+    const bytes = await readBody(req, options.maxBodyBytes ?? 64 * 1024);
+    body = bytes.length === 0 ? {} : (JSON.parse(bytes.toString('utf8')) as unknown);
+  } catch (e) {
+    if (e instanceof BodyTooLarge) return errorReply(413, e.message, 'json', { connection: 'close' });
+    return errorReply(400, `body is not valid JSON: ${(e as Error).message}`, 'json');
+  }
+  const transaction = transactionOf(body);
+  const result = await handler({ action, body, via: auth.value, remote: req.socket.remoteAddress });
+  if (result.isErr) {
+    const kind =
+      'kind' in result.error && typeof result.error.kind === 'string' ? { kind: result.error.kind } : {};
+    return jsonReply(422, { status: 'error', error: result.error.message, ...kind, ...transaction });
+  }
+  return jsonReply(200, { status: 'ok', data: result.value ?? null, ...transaction });
+};

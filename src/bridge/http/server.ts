@@ -1,0 +1,225 @@
+/**
+ * The HTTP server of the bridge on node:http: the live PGN feed, the JSON API, arbiter actions,
+ * `/healthz`, `/metrics` and the static web pages. `start()` and `stop()` are idempotent; the
+ * constructor only keeps its options. Routes are listed in docs/broadcast.md.
+ *
+ *   const http = new HttpServer({ port: 0, feed: () => state, staticDir: 'web' });
+ *   const { port } = await http.start();
+ *   await http.stop();
+ *
+ * Time comes from `clock` (default Date.now) and is handed to the feed as `now`.
+ */
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { FeedFiles } from '../feed/feedFiles.js';
+import type { FeedState } from '../feed/feedState.js';
+import { apiReply } from './apiRoutes.js';
+import { type ArbiterOptions, arbiterReply } from './arbiterRoutes.js';
+import { FailureLimiter } from './auth.js';
+import { type RouteContext, feedReply, feedRouteName } from './feedRoutes.js';
+import { BridgeMetrics, makePrometheusText } from './metrics.js';
+import { type HttpReply, errorReply, jsonReply, methodNotAllowed, textReply } from './reply.js';
+import { StaticFiles } from './staticFiles.js';
+
+/** What /healthz reports: `ok` decides 200 or 503; other fields are shown as they are. */
+export interface HealthReport {
+  readonly ok: boolean;
+  readonly [detail: string]: unknown;
+}
+
+export interface HttpServerOptions {
+  /** Address to listen on (default 127.0.0.1; '0.0.0.0' or '::' for the venue network). */
+  readonly host?: string;
+  /** Port (default 8080; 0 = any free port, as tests use). */
+  readonly port?: number;
+  /** The feed as it is now. */
+  readonly feed: () => FeedState;
+  /** Milliseconds since the epoch (default Date.now). */
+  readonly clock?: () => number;
+  /** Feed renderer (share one with the folder export to render once). */
+  readonly files?: FeedFiles;
+  /** Folder of the web pages; none = no static files. */
+  readonly staticDir?: string;
+  /** URL prefix of the web pages (default '/ui/'). */
+  readonly staticPrefix?: string;
+  /** Arbiter credentials and action handlers; none = arbiter actions refused (403). */
+  readonly arbiter?: ArbiterOptions;
+  /** Counters for /metrics (a fresh set when not given). */
+  readonly metrics?: BridgeMetrics;
+  /** Health check for /healthz (default: always ok). */
+  readonly health?: () => HealthReport;
+  /** Access-Control-Allow-Origin of the public routes (default '*'). */
+  readonly corsOrigin?: string;
+  /** Failed arbiter logins allowed per address per minute (default 20). */
+  readonly maxAuthFailures?: number;
+  /** How long stop() lets requests in progress finish before closing their connections (default 2000 ms). */
+  readonly stopGraceMs?: number;
+}
+
+const PUBLIC_METHODS = 'GET, HEAD, OPTIONS';
+
+/** Splits a request target into its raw path and query; the absolute form (proxies) is accepted. */
+export const splitTarget = (url: string): { path: string; query: string } | undefined => {
+  const target = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '');
+  if (!target.startsWith('/')) return undefined;
+  const q = target.indexOf('?');
+  return q < 0 ? { path: target, query: '' } : { path: target.slice(0, q), query: target.slice(q + 1) };
+};
+
+export class HttpServer {
+  private server: Server | undefined;
+  private starting: Promise<AddressInfo> | undefined;
+  private stopping: Promise<void> | undefined;
+  private parts:
+    | { files: FeedFiles; metrics: BridgeMetrics; pages: StaticFiles | undefined; limiter: FailureLimiter }
+    | undefined;
+
+  constructor(private readonly opts: HttpServerOptions) {}
+
+  /** Starts listening; resolves with the bound address. Calling it again returns the same address. */
+  start(): Promise<AddressInfo> {
+    this.starting ??= this.listen().catch((e: unknown) => {
+      this.starting = undefined;
+      throw e;
+    });
+    return this.starting;
+  }
+
+  /** Stops accepting, lets requests finish (up to the grace period), closes keep-alive connections. */
+  async stop(): Promise<void> {
+    if (this.starting) await this.starting.catch(() => undefined);
+    const server = this.server;
+    if (!server) return this.stopping;
+    this.server = undefined;
+    this.starting = undefined;
+    this.stopping = new Promise<void>(resolve => {
+      const force = setTimeout(() => server.closeAllConnections(), this.opts.stopGraceMs ?? 2000);
+      force.unref();
+      server.close(() => {
+        clearTimeout(force);
+        resolve();
+      });
+      server.closeIdleConnections();
+    });
+    return this.stopping;
+  }
+
+  /** Counters shown at /metrics. */
+  get metrics(): BridgeMetrics {
+    return this.components().metrics;
+  }
+
+  private components(): NonNullable<HttpServer['parts']> {
+    this.parts ??= {
+      files: this.opts.files ?? new FeedFiles(),
+      metrics: this.opts.metrics ?? new BridgeMetrics(this.now()),
+      pages:
+        this.opts.staticDir === undefined
+          ? undefined
+          : new StaticFiles({ root: this.opts.staticDir, prefix: this.opts.staticPrefix ?? '/ui/' }),
+      limiter: new FailureLimiter({ maxFailures: this.opts.maxAuthFailures ?? 20, windowMs: 60_000 }),
+    };
+    return this.parts;
+  }
+
+  private now(): number {
+    return (this.opts.clock ?? Date.now)();
+  }
+
+  private listen(): Promise<AddressInfo> {
+    this.components();
+    const server = createServer((req, res) => {
+      void this.handle(req, res);
+    });
+    server.keepAliveTimeout = 5000;
+    return new Promise<AddressInfo>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.opts.port ?? 8080, this.opts.host ?? '127.0.0.1', () => {
+        server.off('error', reject);
+        this.server = server;
+        resolve(server.address() as AddressInfo);
+      });
+    });
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let route = 'other';
+    let reply: HttpReply;
+    try {
+      const routed = await this.route(req);
+      route = routed.route;
+      reply = routed.reply;
+    } catch {
+      reply = errorReply(500, 'internal error', 'text');
+    }
+    this.components().metrics.countHttp(route, reply.status);
+    this.write(req, res, reply);
+  }
+
+  private write(req: IncomingMessage, res: ServerResponse, reply: HttpReply): void {
+    const headers: Record<string, string | readonly string[]> = { ...reply.headers };
+    if (reply.body && reply.status !== 304) headers['content-length'] = String(reply.body.length);
+    res.writeHead(reply.status, headers as Record<string, string | string[]>);
+    if (req.method === 'HEAD' || reply.status === 304 || !reply.body) res.end();
+    else res.end(reply.body);
+  }
+
+  private async route(req: IncomingMessage): Promise<{ route: string; reply: HttpReply }> {
+    const { files, metrics, pages, limiter } = this.components();
+    const method = req.method ?? 'GET';
+    const target = splitTarget(req.url ?? '/');
+    if (!target) {
+      if (method === 'OPTIONS' && req.url === '*')
+        return { route: 'options', reply: { status: 204, headers: { allow: PUBLIC_METHODS } } };
+      return { route: 'bad_request', reply: errorReply(400, 'bad request target', 'text') };
+    }
+    const { path, query } = target;
+    const now = this.now();
+    if (path.startsWith('/api/arbiter/')) {
+      const options = this.opts.arbiter ?? { actions: {} };
+      return {
+        route: 'arbiter',
+        reply: await arbiterReply(req, path.slice('/api/arbiter/'.length), { options, limiter, now }),
+      };
+    }
+    const cors = this.opts.corsOrigin ?? '*';
+    if (method === 'OPTIONS') return { route: 'options', reply: this.preflight(cors) };
+    const form = path.startsWith('/api/') ? 'json' : 'text';
+    if (method !== 'GET' && method !== 'HEAD')
+      return { route: 'method', reply: methodNotAllowed(PUBLIC_METHODS, form) };
+    if (path === '/healthz') return { route: 'healthz', reply: this.healthReply(now) };
+    if (path === '/metrics') {
+      const text = makePrometheusText(metrics.snapshot(), now);
+      return {
+        route: 'metrics',
+        reply: textReply(200, text, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }),
+      };
+    }
+    const ctx: RouteContext = { state: this.opts.feed(), now, files, headers: req.headers, cors };
+    if (path.startsWith('/api/'))
+      return { route: 'api', reply: apiReply(path, new URLSearchParams(query), ctx) };
+    if (pages?.handles(path)) return { route: 'static', reply: await pages.reply(path, req.headers) };
+    const feed = feedReply(path, ctx);
+    if (feed) return { route: feedRouteName(path), reply: feed };
+    return { route: 'not_found', reply: errorReply(404, 'not found', 'text') };
+  }
+
+  private preflight(cors: string): HttpReply {
+    return {
+      status: 204,
+      headers: {
+        allow: PUBLIC_METHODS,
+        'access-control-allow-origin': cors,
+        'access-control-allow-methods': PUBLIC_METHODS,
+        'access-control-allow-headers': 'If-None-Match, If-Modified-Since, Cache-Control',
+        'access-control-max-age': '86400',
+      },
+    };
+  }
+
+  private healthReply(now: number): HttpReply {
+    const report = this.opts.health?.() ?? { ok: true };
+    const uptimeS = Math.round((now - this.components().metrics.snapshot().startedAt) / 1000);
+    return jsonReply(report.ok ? 200 : 503, { status: report.ok ? 'ok' : 'fail', uptimeS, ...report });
+  }
+}
