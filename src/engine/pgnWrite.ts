@@ -129,9 +129,10 @@ export const makeMovetextTokens = (game: Game, opts: PgnWriteOptions = {}): stri
   return tokens;
 };
 
-/** Joins tokens into lines of at most `max` characters; a comment is split at spaces if needed. */
+/** Joins tokens into lines of at most `max` characters. A comment may be split at spaces, but a
+ *  command such as `[%clk 1:00:01]` stays on one line, for readers that take it line by line. */
 export const wrapTokens = (tokens: readonly string[], max = 80): string[] => {
-  const words = tokens.flatMap(t => (t.startsWith('{') ? t.split(' ') : [t]));
+  const words = tokens.flatMap(t => (t.startsWith('{') ? (t.match(/\[%[^\]]*\]|\S+/g) ?? [t]) : [t]));
   const lines: string[] = [];
   let line = '';
   for (const word of words) {

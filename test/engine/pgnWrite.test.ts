@@ -38,7 +38,7 @@ describe('makePgn', () => {
       .unwrap();
     const movetext = makePgn(g, { elapsed: true }).split('\n\n')[1];
     expect(movetext).toBe(
-      '1. d4 { [%clk 1:29:59] } 1... Nf6 { [%clk 1:29:55] a tricky one } 2. c4 { [%clk\n1:00:01] [%emt 0:01:01] } *\n',
+      '1. d4 { [%clk 1:29:59] } 1... Nf6 { [%clk 1:29:55] a tricky one } 2. c4 {\n[%clk 1:00:01] [%emt 0:01:01] } *\n',
     );
     expect(makePgn(g, { clocks: false, comments: false }).split('\n\n')[1]).toBe('1. d4 Nf6 2. c4 *\n');
   });
