@@ -1,0 +1,258 @@
+/**
+ * The venue configuration schema: the one source of truth for the YAML file. Field types,
+ * defaults and one-line descriptions live here; the TypeScript type is derived from it, the
+ * environment overrides (env.ts) and the field table of docs/config.md (fields.ts) are derived
+ * from it too, so none of them can drift.
+ *
+ *   import { ConfigSchema, type Config } from './schema.js';
+ *   const board: BoardConfig = config.boards[0]!; // { id, driver, port, serial, orientation, clock, … }
+ *   Value.Check(BoardSchema, candidate); // one section or list entry can be checked alone
+ *
+ * Bump CONFIG_VERSION only with a migration (docs/config.md says how).
+ */
+import { Type, type Static, type TUnsafe } from '@sinclair/typebox';
+import { EDITIONS, GAME_TYPES, SUPERVISIONS } from '../../engine/types.js';
+
+/** The configuration format this build reads. */
+export const CONFIG_VERSION = 1;
+
+/** Board drivers a venue can name. */
+export const DRIVERS = ['dgt', 'dgt-bus', 'millennium', 'certabo', 'chessnut'] as const;
+export type DriverName = (typeof DRIVERS)[number];
+
+/** How a board stands: `auto` detects it from the starting position (docs/dgt.md). */
+export const ORIENTATION_SETTINGS = ['auto', 'normal', 'rotated'] as const;
+
+export const LOG_LEVELS = ['error', 'warn', 'info', 'debug', 'trace'] as const;
+export const LOG_FORMATS = ['text', 'json'] as const;
+
+/** Highest DGT bus address (14 bits, docs/dgt.md). */
+export const MAX_BUS_ADDRESS = 0x3fff;
+
+/** Ids that appear in MQTT topics and file names: no `/`, `+`, `#`, spaces or dots. */
+export const ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$';
+const ID_EXPECTS = 'an id: up to 64 letters, digits, - and _, starting with a letter or digit';
+
+/**
+ * A closed set of strings: at run time a union of literals (so validation and the error messages
+ * see each allowed value), statically the union type `T` (a union built from an array, not a
+ * tuple, would otherwise widen to string).
+ */
+export const StringEnum = <T extends string>(
+  values: readonly T[],
+  options: { readonly description: string; readonly default?: NoInfer<T>; readonly noun?: string },
+): TUnsafe<T> =>
+  Type.Unsafe<T>(
+    Type.Union(
+      values.map(v => Type.Literal(v)),
+      options,
+    ),
+  );
+
+/** An object section that rejects unknown keys and fills its own defaults when absent. */
+const Section = <T extends Parameters<typeof Type.Object>[0]>(description: string, properties: T) =>
+  Type.Object(properties, { additionalProperties: false, default: {}, description });
+
+/** An object that rejects unknown keys; its required fields must be written. */
+const Entry = <T extends Parameters<typeof Type.Object>[0]>(description: string, properties: T) =>
+  Type.Object(properties, { additionalProperties: false, description });
+
+const Port = (description: string, dflt: number) =>
+  Type.Integer({ minimum: 1, maximum: 65535, default: dflt, description });
+
+// ---------------------------------------------------------------------------------------------
+
+export const TournamentSchema = Section('The event the boards play in', {
+  name: Type.String({ default: 'chessbridge', description: 'Name of the event (PGN Event tag, displays)' }),
+  site: Type.String({ default: '', description: 'Where it is played (PGN Site tag)' }),
+  rounds: Type.Integer({ minimum: 1, maximum: 999, default: 1, description: 'Number of rounds' }),
+});
+
+export const LawsSchema = Section('The Laws of Chess applied to every game', {
+  edition: StringEnum(EDITIONS, {
+    default: 'E23',
+    noun: 'edition',
+    description: 'Edition of the FIDE Laws in force',
+  }),
+  gameType: StringEnum(GAME_TYPES, { default: 'standard', description: 'standard, rapid or blitz' }),
+  supervision: StringEnum(SUPERVISIONS, {
+    default: 'full',
+    description: 'Rapid/blitz: full (Competition Rules apply) or reduced (appendix rules)',
+  }),
+  timeControl: Type.String({
+    default: '90m/40 + 30m, +30s',
+    description: 'Time control in the readable form of docs/clock.md, e.g. `15+10`, `90m/40 + 30m, +30s`',
+  }),
+});
+
+export const JournalSchema = Section('Where games are recorded (docs/journal.md)', {
+  dir: Type.String({
+    minLength: 1,
+    default: 'journal',
+    description: 'Folder of the game journals; relative paths start at the working directory',
+  }),
+  checkpointSeconds: Type.Number({
+    minimum: 0.1,
+    maximum: 3600,
+    default: 10,
+    description: 'How often the shared write-ahead log is folded into the game files and emptied',
+  }),
+});
+
+export const TlsSchema = Section('TLS towards an external broker (mqtts:// or wss://)', {
+  ca: Type.Optional(Type.String({ minLength: 1, description: 'File with the CA certificate(s) to trust' })),
+  cert: Type.Optional(Type.String({ minLength: 1, description: 'File with the client certificate' })),
+  key: Type.Optional(Type.String({ minLength: 1, description: 'File with the client private key' })),
+  rejectUnauthorized: Type.Boolean({
+    default: true,
+    description: 'Refuse a broker whose certificate does not verify',
+  }),
+});
+
+export const BrokerSchema = Section('The embedded broker, used when mqtt.url is not set', {
+  host: Type.String({
+    minLength: 1,
+    default: '127.0.0.1',
+    description: 'Interface to listen on; anything but loopback requires username and password',
+  }),
+  port: Port('MQTT (TCP) port', 1883),
+  wsPort: Type.Integer({
+    minimum: 0,
+    maximum: 65535,
+    default: 9001,
+    description: 'MQTT over WebSocket port for browsers; 0 = none',
+  }),
+  username: Type.Optional(Type.String({ minLength: 1, description: 'User clients must log in as' })),
+  password: Type.Optional(Type.String({ minLength: 1, description: 'Password clients must give' })),
+});
+
+export const MqttSchema = Section('MQTT: where games are published and requests arrive', {
+  url: Type.Optional(
+    Type.String({
+      pattern: '^(mqtt|mqtts|ws|wss|tcp|ssl|tls)://[^\\s]+$',
+      expects: 'a broker URL such as mqtt://host:1883 or wss://host/mqtt',
+      description: 'External broker, e.g. mqtt://host:1883 or wss://host/mqtt; absent = embedded broker',
+    }),
+  ),
+  baseTopic: Type.String({
+    pattern: '^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*$',
+    expects: 'topic levels of letters, digits, - and _ joined by /',
+    default: 'chessbridge',
+    description: 'Prefix of every topic (no wildcards, no leading or trailing /)',
+  }),
+  clientId: Type.String({
+    pattern: ID_PATTERN,
+    expects: ID_EXPECTS,
+    default: 'chessbridge',
+    description: 'MQTT client id; give every daemon on one broker its own',
+  }),
+  username: Type.Optional(Type.String({ minLength: 1, description: 'User name at the external broker' })),
+  password: Type.Optional(Type.String({ minLength: 1, description: 'Password at the external broker' })),
+  tls: TlsSchema,
+  broker: BrokerSchema,
+});
+
+export const HttpSchema = Section('The HTTP server: live PGN, web display, health', {
+  enabled: Type.Boolean({ default: true, description: 'Serve HTTP at all' }),
+  host: Type.String({ minLength: 1, default: '127.0.0.1', description: 'Interface to listen on' }),
+  port: Port('TCP port', 8080),
+});
+
+export const BoardSchema = Entry('One electronic board', {
+  id: Type.String({
+    pattern: ID_PATTERN,
+    expects: ID_EXPECTS,
+    description: 'Board id, unique across the venue (used in topics)',
+  }),
+  driver: StringEnum(DRIVERS, { noun: 'driver', description: 'Protocol spoken by the board' }),
+  port: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 'Device path (prefer /dev/serial/by-id/… or a udev name); absent = find by serial',
+    }),
+  ),
+  busAddress: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: MAX_BUS_ADDRESS,
+      description: 'Address on a DGT bus (dgt-bus only)',
+    }),
+  ),
+  serial: Type.Optional(
+    Type.String({ minLength: 1, description: 'Serial number the board reports; pairings bind to it' }),
+  ),
+  orientation: StringEnum(ORIENTATION_SETTINGS, {
+    default: 'auto',
+    description: 'auto (detect from the start position), normal, or rotated (turned 180°)',
+  }),
+  clock: Type.Boolean({ default: false, description: 'A clock is connected through this board' }),
+});
+
+const Player = (description: string) =>
+  Entry(description, {
+    name: Type.String({ minLength: 1, description: 'Name as written in the PGN, e.g. "Carlsen, Magnus"' }),
+    fideId: Type.Optional(Type.Integer({ minimum: 1, maximum: 999_999_999, description: 'FIDE id' })),
+  });
+
+export const PairingSchema = Entry('One game of a round', {
+  round: Type.Integer({ minimum: 1, description: 'Round number' }),
+  board: Type.Integer({ minimum: 1, description: 'Board (table) number within the round' }),
+  white: Player('The player with the white pieces'),
+  black: Player('The player with the black pieces'),
+  serial: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 'Serial number of the electronic board it is played on; absent = bound later',
+    }),
+  ),
+});
+
+export const LoggingSchema = Section('Log output', {
+  level: StringEnum(LOG_LEVELS, { default: 'info', description: 'Least severe level written' }),
+  format: StringEnum(LOG_FORMATS, {
+    default: 'text',
+    description: 'text for people, json for machines (one object a line)',
+  }),
+});
+
+export const ConfigSchema = Type.Object(
+  {
+    version: Type.Literal(CONFIG_VERSION, {
+      default: CONFIG_VERSION,
+      expects: `${CONFIG_VERSION} (the format this chessbridge reads)`,
+      description: 'Format of this file; absent = the current one',
+    }),
+    tournament: TournamentSchema,
+    laws: LawsSchema,
+    journal: JournalSchema,
+    mqtt: MqttSchema,
+    http: HttpSchema,
+    boards: Type.Array(BoardSchema, { default: [], description: 'The boards this daemon reads' }),
+    pairings: Type.Array(PairingSchema, {
+      default: [],
+      description: 'Games to play, bound to boards by serial number',
+    }),
+    logging: LoggingSchema,
+  },
+  { additionalProperties: false, description: 'chessbridge venue configuration' },
+);
+
+/** Everything readonly, all the way down (the loaded config is deep-frozen). */
+export type DeepReadonly<T> = T extends (infer U)[]
+  ? readonly DeepReadonly<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+
+/** The configuration as loaded: defaults filled in, validated, frozen. */
+export type Config = DeepReadonly<Static<typeof ConfigSchema>>;
+export type TournamentConfig = Config['tournament'];
+export type LawsConfig = Config['laws'];
+export type JournalConfig = Config['journal'];
+export type MqttConfig = Config['mqtt'];
+export type BrokerConfig = MqttConfig['broker'];
+export type HttpConfig = Config['http'];
+export type BoardConfig = Config['boards'][number];
+export type PairingConfig = Config['pairings'][number];
+export type PlayerConfig = PairingConfig['white'];
+export type LoggingConfig = Config['logging'];

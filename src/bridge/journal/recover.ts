@@ -1,0 +1,179 @@
+/**
+ * Start-up recovery of a journal folder: finds every game file, cuts torn tails, copies the
+ * records that only reached the write-ahead log into their game files, syncs them, and then
+ * deletes the old log segments. Afterwards every game file holds everything that was ever
+ * acknowledged, and the unfinished games are open for appending.
+ *
+ *   const r = await recoverJournal(io, dir, problem => log.warn(problem));
+ *   if (r.isOk) for (const g of r.value.open.values()) resume(g.header, g.lastSeq);
+ */
+import { join } from 'node:path';
+import { Result } from '@badrap/result';
+import { ioError, type JournalError } from './errors.js';
+import { GAME_FILE_SUFFIX, GAMES_DIR, WAL_DIR, type JournalHeader, type JournalRecord } from './format.js';
+import { syncDir, type JournalFs } from './fsio.js';
+import { GameFile } from './gameFile.js';
+import { inspectGameFile, type TornTail } from './inspect.js';
+import { listSegments, readWal, segmentName } from './wal.js';
+
+/** Something the journal noticed and dealt with; worth a log line, not a stop. */
+export type JournalProblem =
+  /** A torn or damaged end was found (and, for game files, cut off): a crash mid-write. */
+  | { readonly kind: 'torn-tail'; readonly tail: TornTail }
+  /** A file in the games folder that is not a readable journal; left alone. */
+  | { readonly kind: 'unreadable'; readonly error: JournalError }
+  /** The log skips seq numbers of a game: those records are not applied (never expected). */
+  | { readonly kind: 'wal-gap'; readonly game: string; readonly expected: number; readonly found: number }
+  /** The log holds records of a game with no file (deleted by hand?): not applied. */
+  | { readonly kind: 'wal-orphan'; readonly game: string; readonly records: number }
+  /** A game file could not be written; its records are safe in the log and will be retried. */
+  | { readonly kind: 'game-file-behind'; readonly game: string; readonly error: JournalError }
+  /** A checkpoint failed; the log segments are kept and it is retried. */
+  | { readonly kind: 'checkpoint-failed'; readonly error: JournalError };
+
+export interface RecoveredGame {
+  readonly header: JournalHeader;
+  readonly file: GameFile;
+  readonly lastSeq: number;
+}
+
+export interface Recovery {
+  /** Unfinished games by id, open for appending. */
+  readonly open: Map<string, RecoveredGame>;
+  /** How many finished game files were found. */
+  readonly finished: number;
+  /** Records copied from the log into game files. */
+  readonly walRecordsApplied: number;
+  /** The number for the next log segment. */
+  readonly nextSegment: number;
+}
+
+/** Reads every log segment: the records per game in log order, and the first bad line of each. */
+const readLog = async (
+  io: JournalFs,
+  walDir: string,
+  segments: readonly number[],
+  report: (p: JournalProblem) => void,
+): Promise<Map<string, JournalRecord[]>> => {
+  const byGame = new Map<string, JournalRecord[]>();
+  for (const n of segments) {
+    const file = join(walDir, segmentName(n));
+    let reported = false;
+    for await (const item of readWal(io, file)) {
+      if (item.kind === 'bad') {
+        if (!reported)
+          report({
+            kind: 'torn-tail',
+            tail: { file, line: item.line, offset: item.offset, bytes: 0, preview: item.detail },
+          });
+        reported = true;
+        continue;
+      }
+      const list = byGame.get(item.game);
+      if (list === undefined) byGame.set(item.game, [item.record]);
+      else list.push(item.record);
+    }
+  }
+  return byGame;
+};
+
+/** The records after `lastSeq` that continue it without a gap. */
+const continuation = (
+  game: string,
+  lastSeq: number,
+  records: readonly JournalRecord[],
+  report: (p: JournalProblem) => void,
+): JournalRecord[] => {
+  const out: JournalRecord[] = [];
+  let expected = lastSeq + 1;
+  for (const r of records) {
+    if (r.seq < expected) continue;
+    if (r.seq > expected) {
+      report({ kind: 'wal-gap', game, expected, found: r.seq });
+      break;
+    }
+    out.push(r);
+    expected += 1;
+  }
+  return out;
+};
+
+export const recoverJournal = async (
+  io: JournalFs,
+  dir: string,
+  report: (p: JournalProblem) => void,
+): Promise<Result<Recovery, JournalError>> => {
+  const gamesDir = join(dir, GAMES_DIR);
+  const walDir = join(dir, WAL_DIR);
+  let names: string[];
+  let segments: number[];
+  try {
+    await io.mkdir(gamesDir);
+    await io.mkdir(walDir);
+    names = (await io.readdir(gamesDir)).filter(n => n.endsWith(GAME_FILE_SUFFIX)).sort();
+    segments = await listSegments(io, walDir);
+  } catch (e) {
+    return Result.err(ioError(dir, 'opening the journal folder', e));
+  }
+  let log: Map<string, JournalRecord[]>;
+  try {
+    log = await readLog(io, walDir, segments, report);
+  } catch (e) {
+    return Result.err(ioError(walDir, 'reading the write-ahead log in', e));
+  }
+
+  const open = new Map<string, RecoveredGame>();
+  let finished = 0;
+  let applied = 0;
+  for (const name of names) {
+    const state = await inspectGameFile(io, join(gamesDir, name));
+    if (state.isErr) {
+      report({ kind: 'unreadable', error: state.error });
+      continue;
+    }
+    const { header, path, validEnd, torn } = state.value;
+    const pending = continuation(header.game, state.value.lastSeq, log.get(header.game) ?? [], report);
+    log.delete(header.game);
+    if (torn !== undefined) report({ kind: 'torn-tail', tail: torn });
+    if (state.value.finished && torn === undefined && pending.length === 0) {
+      finished += 1;
+      continue;
+    }
+    const opened = await GameFile.openForAppend(io, path, validEnd);
+    if (opened.isErr) {
+      for (const g of open.values()) await g.file.close();
+      return Result.err(opened.error);
+    }
+    const file = opened.value;
+    if (pending.length > 0) {
+      const data = Buffer.from(pending.map(r => `${JSON.stringify(r)}\n`).join(''), 'utf8');
+      const written = await file.append(data);
+      const synced = written.isOk ? await file.sync() : written;
+      if (synced.isErr) {
+        await file.close();
+        for (const g of open.values()) await g.file.close();
+        return Result.err(synced.error);
+      }
+      applied += pending.length;
+    }
+    const last = pending[pending.length - 1];
+    const lastSeq = last?.seq ?? state.value.lastSeq;
+    if (last?.type === 'finish' || (last === undefined && state.value.finished)) {
+      await file.close();
+      finished += 1;
+    } else {
+      open.set(header.game, { header, file, lastSeq });
+    }
+  }
+  for (const [game, records] of log) report({ kind: 'wal-orphan', game, records: records.length });
+
+  try {
+    for (const n of segments) await io.unlink(join(walDir, segmentName(n)));
+    if (segments.length > 0) await syncDir(io, walDir);
+  } catch (e) {
+    for (const g of open.values()) await g.file.close();
+    return Result.err(ioError(walDir, 'removing applied log segments from', e));
+  }
+  const nextSegment = (segments[segments.length - 1] ?? 0) + 1;
+  return Result.ok({ open, finished, walRecordsApplied: applied, nextSegment });
+};
