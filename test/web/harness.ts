@@ -1,0 +1,317 @@
+/**
+ * What the web page tests run against: a real embedded aedes broker (TCP for the test's own
+ * client, WebSocket for the pages), the test's publisher (the daemon's EventPublisher on an
+ * MqttConnection), and an HTTP server on node:http serving web/ under /ui/ with the MQTT.js
+ * browser bundle, an SSE stream at /events and, when asked, arbiter actions at /api/arbiter/.
+ * Also the frames of a real game (snapshots and move events, ply by ply) and page helpers that
+ * read the board diagram back from the DOM.
+ *
+ *   const stack = await startWebStack({ sse: true });
+ *   stack.publisher.retain(stack.topics.game('g1'), snapshot);
+ *   await page.goto(stack.pageUrl('display/board.html', { game: 'g1' }));
+ *   await stack.close();
+ */
+import { createReadStream } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { merge } from 'rxjs';
+import type { Page } from 'playwright-core';
+import { type ArbiterAction, arbiterReply } from '../../src/bridge/http/arbiterRoutes.js';
+import { FailureLimiter } from '../../src/bridge/http/auth.js';
+import type { HttpReply } from '../../src/bridge/http/reply.js';
+import { StaticFiles } from '../../src/bridge/http/staticFiles.js';
+import { MqttConnection } from '../../src/bridge/mqtt/client.js';
+import { EmbeddedBroker } from '../../src/bridge/mqtt/embeddedBroker.js';
+import { silentLog } from '../../src/bridge/mqtt/log.js';
+import { EventPublisher } from '../../src/bridge/mqtt/publisher.js';
+import type { Topics } from '../../src/bridge/mqtt/topics.js';
+import type {
+  WebClocks,
+  WebGameSnapshot,
+  WebMoveEvent,
+  WebPlayer,
+  WebResult,
+} from '../../src/bridge/web/contract.js';
+import { MQTT_BROWSER_BUNDLE, WEB_DIR } from '../../src/bridge/web/paths.js';
+import { SseHub, sseFilters } from '../../src/bridge/web/sse.js';
+import type { ImportedGame } from '../../src/engine/pgnRead.js';
+
+export const BASE = 'chessbridge';
+
+export interface WebStackOptions {
+  /** Credentials the broker requires on both listeners. */
+  readonly credentials?: { readonly username: string; readonly password: string };
+  /** Serve /events from an SseHub. */
+  readonly sse?: boolean;
+  /** Serve /api/arbiter/<action> with these credentials and handlers. */
+  readonly arbiter?: { readonly token: string; readonly actions: Readonly<Record<string, ArbiterAction>> };
+}
+
+export interface WebStack {
+  readonly broker: EmbeddedBroker;
+  readonly wsUrl: string;
+  readonly httpUrl: string;
+  readonly connection: MqttConnection;
+  readonly publisher: EventPublisher;
+  readonly topics: Topics;
+  /** A page's address with the broker (or SSE) settings in its query. */
+  pageUrl(page: string, query?: Record<string, string>, transport?: 'mqtt' | 'sse'): string;
+  /** Stops the HTTP server, the publisher, its connection and the broker. */
+  close(): Promise<void>;
+}
+
+/** Closes whatever a failed `beforeAll` managed to start; never rejects. */
+export const closeAll = async (...items: ({ close(): Promise<void> } | undefined)[]): Promise<void> => {
+  await Promise.allSettled(items.map(item => (item ? item.close() : Promise.resolve())));
+};
+
+const writeReply = (res: ServerResponse, reply: HttpReply): void => {
+  res.writeHead(reply.status, reply.headers as Record<string, string | string[]>);
+  res.end(reply.body);
+};
+
+export const startWebStack = async (options: WebStackOptions = {}): Promise<WebStack> => {
+  const broker = new EmbeddedBroker({
+    log: silentLog,
+    port: 0,
+    wsPort: 0,
+    ...(options.credentials ?? {}),
+  });
+  const addresses = await broker.start();
+  const connection = new MqttConnection({
+    url: addresses.url,
+    clientId: `web-test-${process.pid}`,
+    log: silentLog,
+    base: BASE,
+    protocolVersion: 4,
+    startTimeoutMs: 10_000,
+    ...(options.credentials ?? {}),
+  });
+  await connection.start();
+  const publisher = new EventPublisher({ connection, log: silentLog, drainTimeoutMs: 1000 });
+  await publisher.start();
+
+  const filters = sseFilters(BASE);
+  const hub = options.sse
+    ? new SseHub({
+        messages$: merge(...filters.forward.map(f => connection.messages$(f, 1))),
+        retainedFilters: filters.retained,
+      })
+    : undefined;
+  hub?.start();
+  const pages = new StaticFiles({ root: WEB_DIR, prefix: '/ui/' });
+  const limiter = new FailureLimiter({ maxFailures: 50, windowMs: 60_000 });
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (path === '/ui/vendor/mqtt.esm.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' });
+      createReadStream(MQTT_BROWSER_BUNDLE).pipe(res);
+      return;
+    }
+    if (path === '/events' && hub) {
+      hub.handle(req, res);
+      return;
+    }
+    if (path.startsWith('/api/arbiter/') && options.arbiter) {
+      const reply = await arbiterReply(req, path.slice('/api/arbiter/'.length), {
+        options: { token: options.arbiter.token, actions: options.arbiter.actions },
+        limiter,
+        now: Date.now(),
+      });
+      writeReply(res, reply);
+      return;
+    }
+    if (pages.handles(path)) {
+      writeReply(res, await pages.reply(path, req.headers));
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+  };
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500).end(String(error));
+    });
+  });
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+  const httpUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const wsUrl = addresses.wsUrl ?? '';
+
+  return {
+    broker,
+    wsUrl,
+    httpUrl,
+    connection,
+    publisher,
+    topics: connection.topics,
+    pageUrl(page, query = {}, transport = 'mqtt') {
+      const url = new URL(`/ui/${page}`, httpUrl);
+      if (transport === 'sse') url.searchParams.set('sse', '/events');
+      else url.searchParams.set('mqtt', wsUrl);
+      for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
+      return url.href;
+    },
+    async close() {
+      hub?.stop();
+      server.closeAllConnections();
+      await new Promise<void>(resolve => server.close(() => resolve()));
+      await publisher.stop();
+      await connection.stop();
+      await broker.stop();
+    },
+  };
+};
+
+// --- a real game, frame by frame ------------------------------------------------------------
+
+/** The starting clock of the rapid games in the corpus (15 minutes). */
+const START_MS = 15 * 60_000;
+
+const playerOf = (headers: ReadonlyMap<string, string>, color: 'White' | 'Black'): WebPlayer => {
+  const rating = Number(headers.get(`${color}Elo`));
+  return {
+    name: headers.get(color) ?? '?',
+    title: headers.get(`${color}Title`) ?? null,
+    rating: Number.isFinite(rating) && rating > 0 ? rating : null,
+    federation: null,
+  };
+};
+
+/** A game of the corpus as the daemon would publish it: one snapshot and one move event per ply. */
+export interface GameFrames {
+  readonly id: string;
+  readonly plies: number;
+  /** The snapshot after `ply` plies (seq = ply), optionally with the game's result. */
+  snapshot(ply: number, at?: number, result?: WebResult): WebGameSnapshot;
+  /** The move event of ply `ply` (1-based, seq = ply). */
+  moveEvent(ply: number, at?: number): WebMoveEvent;
+  /** FEN after `ply` plies. */
+  fen(ply: number): string;
+  readonly result: WebResult;
+}
+
+export const gameFrames = (
+  imported: ImportedGame,
+  id: string,
+  where: { round: string; board_number: number },
+): GameFrames => {
+  const { game, headers } = imported;
+  const moves = game.moves;
+  const clocksAfter = (ply: number, at: number): WebClocks => {
+    let white = START_MS;
+    let black = START_MS;
+    for (const move of moves.slice(0, ply)) {
+      if (move.clockMs === undefined) continue;
+      if (move.ply % 2 === 1) white = move.clockMs;
+      else black = move.clockMs;
+    }
+    return {
+      white_ms: white,
+      black_ms: black,
+      running: ply === 0 ? null : ply % 2 === 0 ? 'white' : 'black',
+      at,
+    };
+  };
+  const lastMove = (ply: number) => {
+    const move = moves[ply - 1];
+    return move ? { ply, san: move.san, uci: move.uci } : null;
+  };
+  const result = (['1-0', '0-1', '1/2-1/2'] as const).find(r => r === imported.result) ?? '*';
+  return {
+    id,
+    plies: moves.length,
+    result,
+    fen: ply => game.fenAt(ply),
+    snapshot: (ply, at = Date.now(), final = '*') => ({
+      game: id,
+      seq: ply,
+      at,
+      board: `dgt-${where.board_number}`,
+      board_number: where.board_number,
+      round: where.round,
+      event: headers.get('Event') ?? null,
+      white: playerOf(headers, 'White'),
+      black: playerOf(headers, 'Black'),
+      fen: game.fenAt(ply),
+      moves: moves.slice(0, ply).map(m => m.san),
+      last_move: lastMove(ply),
+      clocks: final === '*' ? clocksAfter(ply, at) : { ...clocksAfter(ply, at), running: null },
+      result: final,
+      termination: final === '*' ? null : 'normal',
+      status: final !== '*' ? 'finished' : ply === 0 ? 'not_started' : 'playing',
+    }),
+    moveEvent: (ply, at = Date.now()) => {
+      const move = moves[ply - 1];
+      if (!move) throw new RangeError(`no ply ${ply} in ${id}`);
+      return {
+        game: id,
+        seq: ply,
+        at,
+        type: 'move',
+        ply,
+        san: move.san,
+        uci: move.uci,
+        fen: move.fen,
+        clocks: clocksAfter(ply, at),
+      };
+    },
+  };
+};
+
+// --- reading the page back ------------------------------------------------------------------
+
+/** The little of the DOM that functions run in the page use (the project compiles without DOM types). */
+export interface PageElement {
+  getAttribute(name: string): string | null;
+  querySelector(selector: string): PageElement | null;
+  querySelectorAll(selector: string): Iterable<PageElement>;
+  readonly textContent: string | null;
+  readonly hidden: boolean;
+  readonly classList: { contains(name: string): boolean };
+}
+export type PageDocument = Pick<PageElement, 'querySelector' | 'querySelectorAll'>;
+/** Inside page functions: `const doc = (globalThis as unknown as PageGlobal).document;`. */
+export interface PageGlobal {
+  readonly document: PageDocument;
+}
+
+/** The board part of a FEN rebuilt from the pieces drawn in the first board under `scope`. */
+export const readPlacement = (page: Page, scope: string): Promise<string> =>
+  page.evaluate(selector => {
+    const svg = (globalThis as unknown as PageGlobal).document.querySelector(`${selector} svg.board`);
+    if (!svg) return '';
+    const ranks: string[] = [];
+    for (let rank = 8; rank >= 1; rank--) {
+      let row = '';
+      let empty = 0;
+      for (const file of 'abcdefgh') {
+        const piece = svg
+          .querySelector(`[data-piece][data-square="${file}${rank}"]`)
+          ?.getAttribute('data-piece');
+        if (piece) {
+          row += `${empty || ''}${piece}`;
+          empty = 0;
+        } else empty += 1;
+      }
+      ranks.push(`${row}${empty || ''}`);
+    }
+    return ranks.join('/');
+  }, scope);
+
+/** The squares highlighted as the last move in the first board under `scope`, sorted. */
+export const readHighlighted = (page: Page, scope: string): Promise<string[]> =>
+  page.evaluate(
+    selector =>
+      [
+        ...(globalThis as unknown as PageGlobal).document.querySelectorAll(
+          `${selector} svg.board .sq.last-move`,
+        ),
+      ]
+        .map(el => el.getAttribute('data-square') ?? '')
+        .sort(),
+    scope,
+  );
+
+export const placementOf = (fen: string): string => fen.split(' ')[0] ?? '';
+
+export const squaresOf = (uci: string): string[] => [uci.slice(0, 2), uci.slice(2, 4)].sort();

@@ -1,0 +1,193 @@
+// One arbiter alert as a card: what happened, where, when, the article of the Laws, the evidence
+// (the last legal position and what the board shows, with the squares concerned marked) and
+// the actions that answer it (restore to ply N, accept or reject a claim). The card calls
+// `onAction(action, fields, card)`; the console sends it and reports back with `card.report()`.
+//
+//   list.prepend(createAlertCard(alert, { onAction, onSelectGame }).element);
+
+import { makeBoardSvg, moveSquares } from '../shared/board.js';
+
+export const ALERT_TITLES = {
+  illegal_move: 'Illegal move',
+  touch_move: 'Touch-move',
+  board_missing: 'Board missing',
+  clock_paused: 'Clock paused',
+  board_differs: 'Board and game differ',
+  claim: 'Claim',
+  flag: 'Flag fell',
+};
+
+/** Years of the editions of the Laws of Chess (docs/editions.md). */
+const EDITION_YEARS = { E97: '1997', E09: '2009', E14: '2014', E17: '2017', E18: '2018', E23: '2023' };
+
+/** "FIDE Laws of Chess (2023), Art. 7.5.1". */
+export const articleText = (article, edition) => {
+  if (!article) return '';
+  const year = EDITION_YEARS[edition] ?? edition;
+  return `FIDE Laws of Chess${year ? ` (${year})` : ''}, Art. ${article}`;
+};
+
+/** A stable key for an alert, to show each once. */
+export const alertKey = alert =>
+  typeof alert.id === 'string' && alert.id !== ''
+    ? alert.id
+    : [alert.code, alert.game ?? '', alert.board ?? '', alert.seq ?? '', alert.at ?? ''].join('|');
+
+const h = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === 'class') node.className = value;
+    else node.setAttribute(key, value);
+  }
+  node.append(...children);
+  return node;
+};
+
+const timeText = at =>
+  typeof at === 'number'
+    ? new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' })
+    : '';
+
+let cards = 0;
+
+/** The evidence diagrams and facts. */
+const makeEvidence = alert => {
+  const evidence = alert.evidence ?? {};
+  const squares = [...new Set([...(evidence.squares ?? []), ...moveSquares(evidence.move)])];
+  const figures = [];
+  if (evidence.fen_before)
+    figures.push(
+      h(
+        'figure',
+        { 'data-evidence': 'before' },
+        makeBoardSvg({ fen: evidence.fen_before, marks: squares, label: 'Last legal position' }),
+        h('figcaption', {}, 'Last legal position'),
+      ),
+    );
+  if (evidence.placement)
+    figures.push(
+      h(
+        'figure',
+        { 'data-evidence': 'board' },
+        makeBoardSvg({ fen: evidence.placement, marks: squares, label: 'What the board shows' }),
+        h('figcaption', {}, 'What the board shows'),
+      ),
+    );
+  const facts = [];
+  const fact = (term, value) => facts.push(h('dt', {}, term), h('dd', {}, String(value)));
+  if (evidence.move) fact('Move', evidence.move);
+  if (squares.length > 0) fact('Squares', squares.join(', '));
+  if (evidence.color) fact('Side', evidence.color);
+  if (alert.ply !== undefined) fact('Ply', alert.ply);
+  if (evidence.claim_seq !== undefined) fact('Claim', `event ${evidence.claim_seq}`);
+  if (evidence.detail) fact('Detail', evidence.detail);
+  if (figures.length === 0 && facts.length === 0) return null;
+  return h(
+    'section',
+    { class: 'evidence', 'aria-label': 'Evidence' },
+    ...(figures.length > 0 ? [h('div', { class: 'evidence-boards' }, ...figures)] : []),
+    ...(facts.length > 0 ? [h('dl', {}, ...facts)] : []),
+  );
+};
+
+/**
+ * @param {object} alert a WebAlert (docs/web.md)
+ * @param {object} handlers
+ * @param {(action: string, fields: object, card: object) => void} handlers.onAction
+ * @param {(game: string) => void} handlers.onSelectGame
+ */
+export const createAlertCard = (alert, { onAction, onSelectGame }) => {
+  cards += 1;
+  const id = `alert-${cards}`;
+  const evidence = alert.evidence ?? {};
+  const title = ALERT_TITLES[alert.code] ?? alert.code;
+  const where = [alert.board ? `board ${alert.board}` : '', alert.game ? `game ${alert.game}` : '']
+    .filter(Boolean)
+    .join(', ');
+  const report = h('p', { class: 'alert-report', role: 'status' });
+  const actions = h('div', { class: 'alert-actions' });
+
+  if (
+    alert.game &&
+    (evidence.restore_ply !== undefined || alert.code === 'illegal_move' || alert.code === 'board_differs')
+  ) {
+    const plyId = `${id}-ply`;
+    const ply = h('input', {
+      id: plyId,
+      type: 'number',
+      min: '0',
+      step: '1',
+      required: '',
+      value: String(evidence.restore_ply ?? Math.max(0, (alert.ply ?? 1) - 1)),
+    });
+    const form = h(
+      'form',
+      { class: 'restore' },
+      h('label', { for: plyId }, 'Restore to ply'),
+      ply,
+      h('button', { type: 'submit', 'data-action': 'restore_position' }, 'Restore'),
+    );
+    form.addEventListener('submit', event => {
+      event.preventDefault();
+      onAction('restore_position', { game_id: alert.game, ply: Number(ply.value) }, card);
+    });
+    actions.append(form);
+  }
+  if (alert.game && evidence.claim_seq !== undefined) {
+    const accept = h('button', { type: 'button', 'data-action': 'accept_claim' }, 'Accept claim');
+    const reject = h('button', { type: 'button', 'data-action': 'reject_claim' }, 'Reject claim');
+    accept.addEventListener('click', () =>
+      onAction('accept_claim', { game_id: alert.game, claim_seq: evidence.claim_seq }, card),
+    );
+    reject.addEventListener('click', () =>
+      onAction('reject_claim', { game_id: alert.game, claim_seq: evidence.claim_seq }, card),
+    );
+    actions.append(accept, reject);
+  }
+  if (alert.board && alert.code === 'board_differs') {
+    const resync = h('button', { type: 'button', 'data-action': 'resync_board' }, 'Resync board');
+    resync.addEventListener('click', () => onAction('resync_board', { board_id: alert.board }, card));
+    actions.append(resync);
+  }
+  if (alert.game) {
+    const show = h('button', { type: 'button', class: 'secondary' }, 'Show game');
+    show.addEventListener('click', () => onSelectGame(alert.game));
+    actions.append(show);
+  }
+  const dismiss = h('button', { type: 'button', class: 'secondary' }, 'Dismiss');
+  actions.append(dismiss);
+
+  const article = articleText(alert.article, alert.edition);
+  const element = h(
+    'article',
+    {
+      class: `alert code-${alert.code}`,
+      'aria-labelledby': `${id}-title`,
+      'data-alert': alert.code,
+      'data-game': alert.game ?? '',
+    },
+    h('h3', { id: `${id}-title` }, title, where ? h('span', { class: 'where' }, ` \u2013 ${where}`) : ''),
+    h('p', { class: 'alert-meta' }, timeText(alert.at)),
+    h('p', { class: 'alert-message' }, alert.message ?? ''),
+    ...(article ? [h('p', { class: 'article', 'data-article': alert.article }, article)] : []),
+    ...[makeEvidence(alert)].filter(Boolean),
+    actions,
+    report,
+  );
+  dismiss.addEventListener('click', () => element.remove());
+
+  const card = {
+    element,
+    alert,
+    /** Shows the outcome of an action sent from this card. */
+    report(action, envelope) {
+      const ok = envelope.status === 'ok';
+      report.textContent = ok
+        ? `${action}: done`
+        : `${action}: refused (${envelope.error ?? 'no reason given'})`;
+      report.className = `alert-report ${ok ? 'ok' : 'error'}`;
+      if (ok) element.classList.add('handled');
+    },
+  };
+  return card;
+};

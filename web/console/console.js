@@ -1,0 +1,255 @@
+// The arbiter console: nothing but the login form until the arbiter gives the password or token;
+// then the alerts with their evidence, the position of the selected game, the action forms, and
+// the response to every action sent. Over MQTT (default) the secret is the broker password of
+// the console's connection (user `?user=`, default `arbiter`), so a broker with credentials
+// refuses a wrong one at connect; over HTTP (`?actions=http`, the default with `?sse=`) it goes
+// in the Authorization header of every action, and a 401 or 403 locks the console again.
+
+import { makeBoardSvg } from '../shared/board.js';
+import { connectionText, moveText, playerName, statusText } from '../shared/format.js';
+import { LiveConnection, readSettings } from '../shared/live.js';
+import { ACTION_LABELS, ActionSender } from './actions.js';
+import { alertKey, createAlertCard } from './alerts.js';
+
+const params = new URL(window.location.href).searchParams;
+const settings = readSettings();
+const mode =
+  (params.get('actions') ?? (settings.transport === 'sse' ? 'http' : 'mqtt')) === 'http' ? 'http' : 'mqtt';
+/** Alerts kept on the page at most. */
+const MAX_ALERTS = 200;
+
+const $ = id => document.getElementById(id);
+const loginSection = $('login');
+const loginForm = $('login-form');
+const loginError = $('login-error');
+const workspace = $('workspace');
+const connection = $('connection');
+const logoutButton = $('logout');
+const gameSelect = $('game-select');
+const alertList = $('alert-list');
+const responseLog = $('response-log');
+
+/** @type {LiveConnection|null} */
+let live = null;
+/** @type {ActionSender|null} */
+let sender = null;
+let selectedGame = '';
+const alertKeys = new Set();
+
+$('secret-kind').hidden = mode === 'mqtt';
+
+const showStatus = status => {
+  connection.dataset.status = status;
+  connection.textContent = connectionText(status, live?.daemon);
+};
+
+const setLocked = (locked, message = '') => {
+  loginSection.hidden = !locked;
+  workspace.hidden = locked;
+  logoutButton.hidden = locked;
+  loginError.textContent = message;
+  if (locked) {
+    $('secret').value = '';
+    $('secret').focus();
+  }
+};
+
+/** Locks the console and forgets what the session showed (another arbiter may log in next). */
+const logout = message => {
+  live?.stop();
+  live = null;
+  sender = null;
+  selectedGame = '';
+  alertKeys.clear();
+  alertList.replaceChildren();
+  responseLog.replaceChildren();
+  gameSelect.replaceChildren();
+  $('alert-count').textContent = '0';
+  $('no-alerts').hidden = false;
+  showStatus('offline');
+  connection.textContent = 'Not connected';
+  setLocked(true, message);
+};
+
+// --- the selected game ------------------------------------------------------------------------
+
+const gameLabel = state =>
+  `${state.board_number ? `Board ${state.board_number}` : state.game}: ${playerName(state.white)} \u2013 ${playerName(state.black)}`;
+
+const refreshGameOptions = () => {
+  const games = live ? live.store.list().filter(state => state.hasSnapshot) : [];
+  const options = games.map(state => {
+    const option = document.createElement('option');
+    option.value = state.game;
+    option.textContent = gameLabel(state);
+    return option;
+  });
+  const current = [...gameSelect.options].map(o => `${o.value}|${o.textContent}`).join('\n');
+  if (current !== options.map(o => `${o.value}|${o.textContent}`).join('\n'))
+    gameSelect.replaceChildren(...options);
+  if (!selectedGame && games[0]) selectedGame = games[0].game;
+  gameSelect.value = selectedGame;
+};
+
+const renderGame = () => {
+  const state = selectedGame ? live?.store.get(selectedGame) : undefined;
+  const board = $('game-board');
+  board.dataset.game = selectedGame;
+  if (!state?.hasSnapshot) {
+    board.replaceChildren();
+    $('game-players').textContent = selectedGame ? `Waiting for ${selectedGame}\u2026` : 'No game yet.';
+    for (const id of ['game-status', 'game-last-move', 'game-ply']) $(id).textContent = '';
+    return;
+  }
+  board.replaceChildren(
+    makeBoardSvg({ fen: state.fen, lastMove: state.last_move?.uci, label: gameLabel(state) }),
+  );
+  $('game-players').textContent = gameLabel(state);
+  $('game-status').textContent = statusText(state);
+  $('game-last-move').textContent = state.last_move
+    ? `Last move: ${moveText(state.last_move)}`
+    : 'No move yet';
+  $('game-ply').textContent = `Position after ply ${state.moves.length}`;
+  $('game-ply').dataset.ply = String(state.moves.length);
+  workspace.querySelector('form[data-action="restore_position"] input[name="ply"]').placeholder = String(
+    state.moves.length,
+  );
+  const resync = workspace.querySelector('form[data-action="resync_board"] input[name="board_id"]');
+  if (resync && !resync.value && state.board) resync.value = state.board;
+};
+
+const selectGame = game => {
+  selectedGame = game;
+  refreshGameOptions();
+  renderGame();
+};
+
+gameSelect.addEventListener('change', () => selectGame(gameSelect.value));
+
+// --- actions and responses --------------------------------------------------------------------
+
+const logResponse = (action, fields, envelope) => {
+  const item = document.createElement('li');
+  item.dataset.action = action;
+  item.dataset.status = envelope.status;
+  item.dataset.transaction = String(envelope.transaction ?? '');
+  const time = new Date().toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  const what = `${ACTION_LABELS[action] ?? action} (${JSON.stringify(fields)})`;
+  const outcome =
+    envelope.status === 'ok'
+      ? `ok ${JSON.stringify(envelope.data ?? {})}`
+      : `error: ${envelope.error ?? 'no reason given'}`;
+  const strong = document.createElement('strong');
+  strong.textContent = envelope.status === 'ok' ? 'OK' : 'Refused';
+  item.append(`${time} `, strong, ` ${what} \u2192 ${outcome} [${envelope.transaction ?? '-'}]`);
+  responseLog.prepend(item);
+};
+
+const send = async (action, fields, card) => {
+  if (!sender) {
+    setLocked(true, 'Log in first.');
+    return;
+  }
+  const envelope = await sender.send(action, fields);
+  logResponse(action, fields, envelope);
+  card?.report(action, envelope);
+  if (envelope.auth) logout(`The server refused the credentials: ${envelope.error}`);
+};
+
+/** Reads a form's fields: numbers as numbers, empty optional fields left out. */
+const readForm = form => {
+  const fields = {};
+  for (const input of form.querySelectorAll('input[name], select[name]')) {
+    if (input.value === '') continue;
+    fields[input.name] = input.type === 'number' ? Number(input.value) : input.value;
+  }
+  return fields;
+};
+
+for (const form of workspace.querySelectorAll('form.action')) {
+  form.addEventListener('submit', event => {
+    event.preventDefault();
+    const action = form.dataset.action;
+    const fields = readForm(form);
+    if (action !== 'resync_board') {
+      if (!selectedGame) {
+        logResponse(action, fields, { status: 'error', error: 'choose a game first' });
+        return;
+      }
+      fields.game_id = selectedGame;
+    }
+    void send(action, fields);
+  });
+}
+
+// --- alerts -----------------------------------------------------------------------------------
+
+const showAlert = alert => {
+  const key = alertKey(alert);
+  if (alertKeys.has(key)) return;
+  alertKeys.add(key);
+  const card = createAlertCard(alert, {
+    onAction: (action, fields, from) => void send(action, fields, from),
+    onSelectGame: selectGame,
+  });
+  alertList.prepend(card.element);
+  while (alertList.children.length > MAX_ALERTS) alertList.lastElementChild.remove();
+  $('alert-count').textContent = String(alertList.children.length);
+  $('no-alerts').hidden = true;
+  if (alert.game) selectGame(alert.game);
+};
+
+// --- login ------------------------------------------------------------------------------------
+
+loginForm.addEventListener('submit', async event => {
+  event.preventDefault();
+  const secret = $('secret').value;
+  if (!secret) {
+    loginError.textContent = 'Enter the password or token.';
+    return;
+  }
+  const kind = loginForm.elements.kind.value === 'password' ? 'password' : 'token';
+  $('login-button').disabled = true;
+  loginError.textContent = '';
+  const connectionOptions =
+    mode === 'mqtt'
+      ? {
+          ...settings,
+          alerts: true,
+          responses: true,
+          username: params.get('user') || 'arbiter',
+          password: secret,
+        }
+      : { ...settings, alerts: true };
+  const next = new LiveConnection(connectionOptions);
+  next.onStatus(showStatus);
+  next.onAlert(showAlert);
+  next.store.subscribe(({ game }) => {
+    refreshGameOptions();
+    if (game === selectedGame) renderGame();
+  });
+  live = next;
+  try {
+    if (mode === 'mqtt' && settings.transport !== 'mqtt')
+      throw new Error('MQTT actions need the MQTT connection');
+    await next.start();
+  } catch (error) {
+    $('login-button').disabled = false;
+    logout(error.kind === 'refused' ? 'Wrong password or token: the broker refused it.' : error.message);
+    return;
+  }
+  $('login-button').disabled = false;
+  sender = new ActionSender({
+    mode,
+    live: next,
+    api: params.get('api') ?? '/api/arbiter/',
+    credentials: { kind, secret },
+  });
+  $('secret').value = '';
+  setLocked(false);
+  refreshGameOptions();
+  renderGame();
+});
+
+logoutButton.addEventListener('click', () => logout('Logged out.'));
+setLocked(true);

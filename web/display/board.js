@@ -1,0 +1,76 @@
+// The one-board page: a game large (`?game=r1-b1`, `&flip=1` for Black at the bottom) with the
+// full move list, for the hall projector or a commentary screen. Without `?game`, it lists the
+// games it knows as links.
+
+import { compareGames } from '../shared/store.js';
+import { connectionText, linkWithSettings, playerName } from '../shared/format.js';
+import { LiveConnection, readSettings } from '../shared/live.js';
+import { createGameView } from './gameView.js';
+
+const params = new URL(window.location.href).searchParams;
+const gameId = params.get('game');
+const live = new LiveConnection(readSettings());
+const main = document.getElementById('main');
+const empty = document.getElementById('empty');
+const connection = document.getElementById('connection');
+const now = () => live.skew.daemonNow(Date.now());
+
+const showGame = () => {
+  const view = createGameView({ large: true, orientation: params.get('flip') === '1' ? 'black' : 'white' });
+  let shown = false;
+  live.store.subscribe(({ game, state }) => {
+    if (game !== gameId || !state?.hasSnapshot) return;
+    if (!shown) {
+      shown = true;
+      empty.hidden = true;
+      main.append(view.element);
+    }
+    view.update(state, now());
+    const title = `${playerName(state.white)} – ${playerName(state.black)}`;
+    document.getElementById('game-title').textContent =
+      [
+        state.event,
+        state.round ? `Round ${state.round}` : '',
+        state.board_number ? `Board ${state.board_number}` : '',
+      ]
+        .filter(Boolean)
+        .join(' · ') || state.game;
+    document.title = `${title} – live`;
+  });
+  setInterval(() => view.tick(now()), 200);
+};
+
+const showPicker = () => {
+  empty.textContent = 'Choose a game:';
+  const list = document.createElement('ul');
+  list.className = 'game-picker';
+  main.append(list);
+  live.store.subscribe(() => {
+    const items = live.store
+      .list()
+      .filter(state => state.hasSnapshot)
+      .sort(compareGames)
+      .map(state => {
+        const link = document.createElement('a');
+        link.href = linkWithSettings('board.html', { game: state.game });
+        link.textContent = `${state.round ? `Round ${state.round}, ` : ''}${
+          state.board_number ? `board ${state.board_number}` : state.game
+        }: ${playerName(state.white)} – ${playerName(state.black)}`;
+        const item = document.createElement('li');
+        item.append(link);
+        return item;
+      });
+    list.replaceChildren(...items);
+  });
+};
+
+if (gameId) showGame();
+else showPicker();
+
+live.onStatus(status => {
+  connection.dataset.status = status;
+  connection.textContent = connectionText(status, live.daemon);
+});
+live.start().catch(error => {
+  connection.textContent = error.message;
+});

@@ -1,0 +1,134 @@
+// The round page: every game of one round (`?round=3`; all games without it) as a card with its
+// board, players, clocks, last move and result, in board order, live. `?boards=1-8` keeps a range
+// of board numbers (one projector per group of boards). A card's heading opens the game on the
+// large board page.
+
+import { compareGames } from '../shared/store.js';
+import { connectionText, linkWithSettings } from '../shared/format.js';
+import { LiveConnection, readSettings } from '../shared/live.js';
+import { createGameView } from './gameView.js';
+
+const params = new URL(window.location.href).searchParams;
+const round = params.get('round');
+/** `?boards=1-8` (or `?boards=5`): the board numbers shown, else all. */
+const boards = (() => {
+  const m = /^(\d+)(?:-(\d+))?$/.exec(params.get('boards') ?? '');
+  return m ? { from: Number(m[1]), to: Number(m[2] ?? m[1]) } : null;
+})();
+const inRange = state =>
+  boards === null ||
+  (state.board_number !== null && state.board_number >= boards.from && state.board_number <= boards.to);
+const live = new LiveConnection(readSettings());
+const grid = document.getElementById('games');
+const empty = document.getElementById('empty');
+const connection = document.getElementById('connection');
+/** @type {Map<string, ReturnType<typeof createGameView>>} */
+const views = new Map();
+
+document.getElementById('round-title').textContent = round ? `Round ${round}` : 'Live games';
+document.title = round ? `Round ${round} – live` : 'Live games';
+
+const now = () => live.skew.daemonNow(Date.now());
+
+/** Puts the cards in board order (only when a card was added or a game moved). */
+const order = () => {
+  const sorted = [...views.entries()]
+    .map(([game, view]) => ({ view, state: live.store.get(game) }))
+    .sort((a, b) => compareGames(a.state, b.state));
+  if (sorted.some(({ view }, i) => grid.children[i] !== view.element))
+    grid.replaceChildren(...sorted.map(s => s.view.element));
+  requestAnimationFrame(fit);
+};
+
+/** Smallest board worth showing, in rem; below it the page scrolls instead. */
+const MIN_BOARD_REM = 9;
+
+/**
+ * Sizes the cards so every board of the page is on screen, as large as possible (`?fit=0` leaves
+ * the browser's own auto-fill, which may scroll). For each number of columns the board is as wide
+ * as a column allows and as tall as the rows allow; the largest wins, and among equals the fewest
+ * columns (wider cards show longer names). The rows above and below a board are measured on the
+ * first card; they never wrap.
+ */
+const fit = () => {
+  const card = grid.firstElementChild;
+  const board = card?.querySelector('.board-host');
+  if (params.get('fit') === '0' || !card || !board) {
+    grid.style.gridTemplateColumns = '';
+    grid.style.removeProperty('--board-size');
+    return;
+  }
+  const styles = getComputedStyle(grid);
+  const gap = parseFloat(styles.columnGap) || 0;
+  const width = grid.clientWidth - parseFloat(styles.paddingLeft) - parseFloat(styles.paddingRight);
+  const height =
+    window.innerHeight -
+    grid.getBoundingClientRect().top -
+    parseFloat(styles.paddingTop) -
+    parseFloat(styles.paddingBottom);
+  const cardStyles = getComputedStyle(card);
+  // Borders and padding: the board takes the rest of a card's width unless --board-size caps it.
+  const extraWidth =
+    card.offsetWidth -
+    card.clientWidth +
+    parseFloat(cardStyles.paddingLeft) +
+    parseFloat(cardStyles.paddingRight);
+  const extraHeight = card.offsetHeight - board.offsetHeight;
+  let best = { columns: 1, size: 0 };
+  for (let columns = 1; columns <= views.size; columns++) {
+    const rows = Math.ceil(views.size / columns);
+    const byWidth = (width - gap * (columns - 1)) / columns - extraWidth;
+    const byHeight = (height - gap * (rows - 1)) / rows - extraHeight;
+    const size = Math.floor(Math.min(byWidth, byHeight));
+    if (size > best.size) best = { columns, size };
+  }
+  const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+  if (best.size < MIN_BOARD_REM * rem) {
+    grid.style.gridTemplateColumns = '';
+    grid.style.removeProperty('--board-size');
+    return;
+  }
+  grid.style.gridTemplateColumns = `repeat(${best.columns}, minmax(0, 1fr))`;
+  grid.style.setProperty('--board-size', `${best.size}px`);
+};
+
+window.addEventListener('resize', fit);
+
+const render = game => {
+  const state = live.store.get(game);
+  const belongs = state?.hasSnapshot && (round === null || state.round === round) && inRange(state);
+  let view = views.get(game);
+  if (!belongs) {
+    if (view) {
+      view.element.remove();
+      views.delete(game);
+    }
+  } else {
+    const added = !view;
+    if (!view) {
+      view = createGameView({ href: linkWithSettings('board.html', { game }) });
+      views.set(game, view);
+    }
+    const before = view.element.dataset.order;
+    view.update(state, now());
+    view.element.dataset.order = `${state.round}|${state.board_number}`;
+    if (added || before !== view.element.dataset.order) order();
+    const event = state.event;
+    if (event) document.getElementById('event-name').textContent = event;
+  }
+  empty.hidden = views.size > 0;
+};
+
+live.store.subscribe(({ game }) => render(game));
+live.onStatus(status => {
+  connection.dataset.status = status;
+  connection.textContent = connectionText(status, live.daemon);
+});
+setInterval(() => {
+  const t = now();
+  views.forEach(view => view.tick(t));
+}, 200);
+
+live.start().catch(error => {
+  connection.textContent = error.message;
+});

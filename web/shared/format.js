@@ -1,0 +1,84 @@
+// Words and numbers as the pages show them: players, results, move numbers, whose turn it is,
+// and the connection status. No DOM.
+
+/** "GM Ju, Wenjun" (title first when known); "?" for an unknown player. */
+export const playerName = player => {
+  if (!player?.name) return '?';
+  return player.title ? `${player.title} ${player.name}` : player.name;
+};
+
+/** "GM Ju" (title and family name: what fits above a small board). */
+export const shortName = player => {
+  if (!player?.name) return '?';
+  const family = player.name.split(',')[0].trim() || player.name;
+  return player.title ? `${player.title} ${family}` : family;
+};
+
+/** "2536 CHN" (rating and federation, when known). */
+export const playerDetails = player =>
+  [player?.rating ? String(player.rating) : '', player?.federation ?? ''].filter(Boolean).join(' ');
+
+/** A result with typographic half points: "½–½", "1–0". */
+export const resultText = result =>
+  ({ '1-0': '1\u20130', '0-1': '0\u20131', '1/2-1/2': '\u00bd\u2013\u00bd' })[result] ?? '';
+
+/** A side's points in a finished game ("1", "0", "½"), else "". */
+export const scoreOf = (result, color) => {
+  if (result === '1/2-1/2') return '\u00bd';
+  if (result === '1-0') return color === 'white' ? '1' : '0';
+  if (result === '0-1') return color === 'white' ? '0' : '1';
+  return '';
+};
+
+/** "12." before White's ply 23, "12…" before Black's ply 24. */
+export const moveNumber = ply => `${Math.ceil(ply / 2)}${ply % 2 === 1 ? '.' : '\u2026'}`;
+
+/** "12. exd4" or "12… h6". */
+export const moveText = lastMove => (lastMove ? `${moveNumber(lastMove.ply)} ${lastMove.san}` : '');
+
+/** The side to move, from a FEN. */
+export const turnOf = fen => (typeof fen === 'string' && fen.split(/\s+/)[1] === 'b' ? 'black' : 'white');
+
+/** The status line of a game: who is to move, paused, or how it ended. */
+export const statusText = state => {
+  if (!state) return '';
+  if (state.result !== '*') {
+    const how = state.termination ? `, ${state.termination}` : '';
+    return `Game over: ${resultText(state.result)}${how}`;
+  }
+  if (state.status === 'not_started') return 'Waiting for the start';
+  if (state.status === 'paused') return 'Clock stopped';
+  return `${turnOf(state.fen) === 'white' ? 'White' : 'Black'} to move`;
+};
+
+/** The short status of a round page card. */
+export const shortStatusText = state => {
+  if (!state) return '';
+  if (state.result !== '*') return 'Final';
+  return statusText(state);
+};
+
+/** The connection badge. */
+export const connectionText = (status, daemon) => {
+  if (status === 'live' && daemon === 'offline') return 'Live feed paused (bridge offline)';
+  return (
+    {
+      live: 'Live',
+      connecting: 'Connecting\u2026',
+      offline: 'Offline: reconnecting',
+      refused: 'Access refused',
+    }[status] ?? status
+  );
+};
+
+/** Carries the connection parameters of the current address over to another page. */
+export const linkWithSettings = (path, extra = {}, href = window.location.href) => {
+  const here = new URL(href);
+  const target = new URL(path, here);
+  for (const key of ['mqtt', 'sse', 'base']) {
+    const value = here.searchParams.get(key);
+    if (value) target.searchParams.set(key, value);
+  }
+  for (const [key, value] of Object.entries(extra)) target.searchParams.set(key, value);
+  return `${target.pathname}${target.search}`;
+};
