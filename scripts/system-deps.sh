@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes sure the Debian packages the test suite uses are installed: pgn-extract (the independent
 # PGN oracle of the corpus tests), socat (pseudo-terminal pairs standing in for serial cables) and
-# mosquitto (a real MQTT broker for the integration tests; its service is not started). Installs them with apt-get when running as root (or with
+# mosquitto (a real MQTT broker for the integration tests; its service is not started) and
+# chromium (headless browser tests of the web display and arbiter console). Installs them with apt-get when running as root (or with
 # password-less sudo); otherwise prints the command to run and fails.
 set -euo pipefail
 
@@ -9,6 +10,7 @@ need=()
 [ -x /usr/games/pgn-extract ] || command -v pgn-extract >/dev/null 2>&1 || need+=(pgn-extract)
 command -v socat >/dev/null 2>&1 || need+=(socat)
 [ -x /usr/sbin/mosquitto ] || command -v mosquitto >/dev/null 2>&1 || need+=(mosquitto)
+[ -x /usr/bin/chromium ] || need+=(chromium)
 [ ${#need[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -eq 0 ]; then
