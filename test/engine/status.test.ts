@@ -4,7 +4,11 @@ import { Game } from '../../src/engine/game.js';
 import { evaluateGame } from '../../src/engine/status.js';
 import type { Edition } from '../../src/engine/types.js';
 
-const play = (g: Game, sans: string): Game => sans.split(/\s+/).filter(Boolean).reduce((acc, san) => acc.playSan(san).unwrap(), g);
+const play = (g: Game, sans: string): Game =>
+  sans
+    .split(/\s+/)
+    .filter(Boolean)
+    .reduce((acc, san) => acc.playSan(san).unwrap(), g);
 const SHUFFLE = 'Nf3 Nf6 Ng1 Ng8 '.repeat(4);
 
 describe('game status: automatic endings with the article of the edition in force', () => {
@@ -26,7 +30,7 @@ describe('game status: automatic endings with the article of the edition in forc
     ['E97', undefined, SHUFFLE, undefined, undefined, undefined],
   ] as const)('%s %s: %s', (edition, fen, moves, ply, kind, article) => {
     const start = fen ? Game.fromFen(fen).unwrap() : Game.standard();
-    const statuses = evaluateGame(play(start, moves), getProfile(edition as Edition, 'standard'));
+    const statuses = evaluateGame(play(start, moves), getProfile(edition, 'standard'));
     const ended = statuses.find(s => s.end);
     if (ply === undefined) {
       expect(ended).toBeUndefined();
@@ -51,14 +55,22 @@ describe('game status: automatic endings with the article of the edition in forc
   });
 
   it('offers the claims the player to move may make: threefold (9.2) and fifty moves (9.3)', () => {
-    const statuses = evaluateGame(play(Game.standard(), 'Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8'), getProfile('E23', 'standard'));
+    const statuses = evaluateGame(
+      play(Game.standard(), 'Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8'),
+      getProfile('E23', 'standard'),
+    );
     expect(statuses[7]?.claims).toEqual([]);
     expect(statuses[8]?.claims).toEqual([
       { kind: 'threefold', by: 'white', plies: [0, 4, 8], article: { edition: 'E23', article: '9.2' } },
     ]);
-    const fifty = evaluateGame(play(Game.fromFen('6k1/8/6K1/8/8/8/8/R7 w - - 99 80').unwrap(), 'Rb1'), getProfile('E09', 'standard'));
+    const fifty = evaluateGame(
+      play(Game.fromFen('6k1/8/6K1/8/8/8/8/R7 w - - 99 80').unwrap(), 'Rb1'),
+      getProfile('E09', 'standard'),
+    );
     expect(fifty[0]?.claims).toEqual([]);
-    expect(fifty[1]?.claims).toEqual([{ kind: 'fiftyMoves', by: 'black', halfmoves: 100, article: { edition: 'E09', article: '9.3' } }]);
+    expect(fifty[1]?.claims).toEqual([
+      { kind: 'fiftyMoves', by: 'black', halfmoves: 100, article: { edition: 'E09', article: '9.3' } },
+    ]);
   });
 
   it('marks plies played after the end and stops offering claims', () => {
@@ -71,7 +83,10 @@ describe('game status: automatic endings with the article of the edition in forc
   });
 
   it('reports mating material per side by fast rules', () => {
-    const [s] = evaluateGame(Game.fromFen('8/8/8/4k3/8/8/8/1B2K3 w - - 0 1').unwrap(), getProfile('E23', 'standard'));
+    const [s] = evaluateGame(
+      Game.fromFen('8/8/8/4k3/8/8/8/1B2K3 w - - 0 1').unwrap(),
+      getProfile('E23', 'standard'),
+    );
     expect(s?.matingMaterial).toEqual({ white: 'no', black: 'no' });
     expect(s?.dead.verdict).toBe('yes');
   });
