@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { getProfile } from '../../src/engine/editions.js';
 import { Game } from '../../src/engine/game.js';
 import { evaluateGame } from '../../src/engine/status.js';
-import type { Edition } from '../../src/engine/types.js';
 
 const play = (g: Game, sans: string): Game =>
   sans
