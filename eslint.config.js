@@ -2,7 +2,24 @@
 // src/engine is pure rules (chessops only), src/drivers is bytes <-> observations.
 import tseslint from 'typescript-eslint';
 
-const IO_LIBRARIES = ['node:*', 'fs', 'net', 'child_process', 'serialport', '@serialport/*', 'node-hid', 'mqtt', 'aedes', 'rxjs', 'rxjs/*', 'http', 'https', 'os', 'path', 'process'];
+const IO_LIBRARIES = [
+  'node:*',
+  'fs',
+  'net',
+  'child_process',
+  'serialport',
+  '@serialport/*',
+  'node-hid',
+  'mqtt',
+  'aedes',
+  'rxjs',
+  'rxjs/*',
+  'http',
+  'https',
+  'os',
+  'path',
+  'process',
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-artifacts/**', 'bin/**'] },
@@ -12,7 +29,10 @@ export default tseslint.config(
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
-      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: false, requireDefaultForNonUnion: false }],
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: false, requireDefaultForNonUnion: false },
+      ],
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/no-unnecessary-condition': 'error',
@@ -27,8 +47,14 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: IO_LIBRARIES, message: 'src/engine is pure: no Node or I/O libraries (docs/architecture.md).' },
-            { group: ['**/drivers/**', '**/bridge/**'], message: 'src/engine must not import from src/drivers or src/bridge.' },
+            {
+              group: IO_LIBRARIES,
+              message: 'src/engine is pure: no Node or I/O libraries (docs/architecture.md).',
+            },
+            {
+              group: ['**/drivers/**', '**/bridge/**'],
+              message: 'src/engine must not import from src/drivers or src/bridge.',
+            },
           ],
         },
       ],
@@ -42,8 +68,14 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['serialport', '@serialport/*', 'node-hid', 'mqtt', 'node:*', 'fs', 'net'], message: 'Codecs are pure: only src/drivers/transport touches devices.' },
-            { group: ['**/engine/**', '**/bridge/**'], message: 'src/drivers must not import from src/engine or src/bridge.' },
+            {
+              group: ['serialport', '@serialport/*', 'node-hid', 'mqtt', 'node:*', 'fs', 'net'],
+              message: 'Codecs are pure: only src/drivers/transport touches devices.',
+            },
+            {
+              group: ['**/engine/**', '**/bridge/**'],
+              message: 'src/drivers must not import from src/engine or src/bridge.',
+            },
           ],
         },
       ],
@@ -54,7 +86,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/engine/**', '**/bridge/**'], message: 'src/drivers must not import from src/engine or src/bridge.' }] },
+        {
+          patterns: [
+            {
+              group: ['**/engine/**', '**/bridge/**'],
+              message: 'src/drivers must not import from src/engine or src/bridge.',
+            },
+          ],
+        },
       ],
     },
   },

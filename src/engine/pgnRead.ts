@@ -111,7 +111,7 @@ const startOf = (
   if (fen === undefined) return Result.ok({ game: Game.standard(), chess960 });
   const pos = parsePosition(fen);
   if (pos.isErr) {
-    const reason = (pos.error).message;
+    const reason = pos.error.message;
     return Result.err(readError({ kind: 'badStartPosition', game: index, label, fen, reason }));
   }
   return Result.ok({ game: Game.fromPosition(pos.value, { chess960 }), chess960 });

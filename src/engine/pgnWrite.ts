@@ -44,7 +44,7 @@ const ROSTER_DEFAULTS: Record<(typeof SEVEN_TAG_ROSTER)[number], string> = {
 /** Escapes a tag value: backslash and double quote are backslash-escaped, control characters become spaces. */
 export const escapeTagValue = (value: string): string =>
   value
-     
+
     .replace(/[\u0000-\u001f\u007f]/g, ' ')
     .replace(/\\/g, '\\\\')
     .replace(/"/g, '\\"');
@@ -67,7 +67,8 @@ const sanitizeComment = (text: string): string => text.replace(/[{}]/g, ' ').rep
 const makeMoveComment = (rec: MoveRecord, opts: PgnWriteOptions): string | undefined => {
   const parts: string[] = [];
   if ((opts.clocks ?? true) && rec.clockMs !== undefined) parts.push(`[%clk ${makeClock(rec.clockMs)}]`);
-  if ((opts.elapsed ?? false) && rec.elapsedMs !== undefined) parts.push(`[%emt ${makeClock(rec.elapsedMs)}]`);
+  if ((opts.elapsed ?? false) && rec.elapsedMs !== undefined)
+    parts.push(`[%emt ${makeClock(rec.elapsedMs)}]`);
   if ((opts.comments ?? true) && rec.comment !== undefined) {
     const text = sanitizeComment(rec.comment);
     if (text) parts.push(text);
@@ -149,6 +150,9 @@ export const wrapTokens = (tokens: readonly string[], max = 80): string[] => {
 
 /** The whole game as PGN, ending with a newline. */
 export const makePgn = (game: Game, opts: PgnWriteOptions = {}): string =>
-  [...makeTags(game, opts), '', ...wrapTokens(makeMovetextTokens(game, opts), opts.maxLineLength ?? 80), ''].join(
-    '\n',
-  );
+  [
+    ...makeTags(game, opts),
+    '',
+    ...wrapTokens(makeMovetextTokens(game, opts), opts.maxLineLength ?? 80),
+    '',
+  ].join('\n');

@@ -26,7 +26,9 @@ const FILES = [
 
 /** Games both we and pgn-extract reject, from data/pgn/README.md: file -> game numbers and the move. */
 const KNOWN_BAD: Record<string, { game: number; text: RegExp }[]> = {
-  'twic1256.pgn': [{ game: 524, text: /game 524 \(Valsecchi,A - Basso,Pier Luigi\): illegal move 30\.\.\. O-O-O/ }],
+  'twic1256.pgn': [
+    { game: 524, text: /game 524 \(Valsecchi,A - Basso,Pier Luigi\): illegal move 30\.\.\. O-O-O/ },
+  ],
   'parser-edge-cases/anastasian-lewis.pgn': [{ game: 1, text: /game 1 \(.*\): illegal move 41\.\.\. --/ }],
 };
 

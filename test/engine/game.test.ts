@@ -16,7 +16,7 @@ describe('Game record', () => {
     expect(g.turn).toBe('black');
   });
 
-  it('writes check and mate marks in SAN (scholar\'s mate)', () => {
+  it("writes check and mate marks in SAN (scholar's mate)", () => {
     const g = play(Game.standard(), 'e4', 'e5', 'Qh5', 'Nc6', 'Bc4', 'Nf6', 'Qxf7');
     expect(g.moves.at(-1)?.san).toBe('Qxf7#');
     expect(g.position().isCheckmate()).toBe(true);
@@ -109,7 +109,9 @@ describe('Game record: bad input gives typed errors naming what and where', () =
   });
 
   it('describes every error kind', () => {
-    expect(describeGameError({ kind: 'plyOutOfRange', ply: 9, length: 4 })).toBe('ply 9 is outside the game (0..4)');
+    expect(describeGameError({ kind: 'plyOutOfRange', ply: 9, length: 4 })).toBe(
+      'ply 9 is outside the game (0..4)',
+    );
     expect(describeGameError({ kind: 'illegalMove', move: 'e2e5', ply: 1, fen: 'F' })).toBe(
       'illegal move e2e5 at ply 1 in position F',
     );

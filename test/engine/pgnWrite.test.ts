@@ -9,7 +9,13 @@ describe('makePgn', () => {
   it('writes the Seven Tag Roster in order, other tags sorted, then the movetext and result', () => {
     const g = play(Game.standard(), 'e4', 'e5', 'Qh5', 'Nc6', 'Bc4', 'Nf6', 'Qxf7');
     const text = makePgn(g, {
-      tags: { White: 'Carlsen, Magnus', Black: 'Caruana, Fabiano', Termination: 'normal', TimeControl: '40/5400:1800+30', Event: 'Test' },
+      tags: {
+        White: 'Carlsen, Magnus',
+        Black: 'Caruana, Fabiano',
+        Termination: 'normal',
+        TimeControl: '40/5400:1800+30',
+        Event: 'Test',
+      },
       result: '1-0',
     });
     expect(text).toBe(
@@ -70,7 +76,9 @@ describe('makePgn', () => {
     let g = Game.standard();
     const shuffle = ['Nf3', 'Nf6', 'Ng1', 'Ng8'];
     for (let i = 0; i < 60; i++) g = g.playSan(shuffle[i % 4]!, { clockMs: 100_000 * i }).unwrap();
-    const lines = makePgn(g).split('\n').filter(l => !l.startsWith('['));
+    const lines = makePgn(g)
+      .split('\n')
+      .filter(l => !l.startsWith('['));
     expect(lines.length).toBeGreaterThan(10);
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
     expect(readPgn(makePgn(g))[0]!.unwrap().game.length).toBe(60);
