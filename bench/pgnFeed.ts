@@ -26,6 +26,7 @@ import {
 } from '../src/bridge/feed/feedState.js';
 import { liveGameFromPgn } from '../src/bridge/feed/fromPgn.js';
 import { HttpServer } from '../src/bridge/http/server.js';
+import { writeReportSection } from './report.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -204,17 +205,17 @@ const main = async (): Promise<void> => {
     child.once('exit', () => res(NaN));
   });
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
-  console.log(
-    [
-      `PGN feed over HTTP: ${GAMES} live games in one round, ${CONNECTIONS} keep-alive connections on loopback, `,
-      `server in a child process playing ${MOVES_PER_SECOND} moves/s (${moves} moves during the run). `,
-      `Node ${process.version}, ${cpu} (${cpus().length} cores).`,
-      '',
-      '| request | requests | req/s | p50 ms | p99 ms | KiB/response | statuses |',
-      '|---|---:|---:|---:|---:|---:|---|',
-      ...rows,
-    ].join('\n'),
-  );
+  const report = [
+    `Run: \`npx tsx bench/pgnFeed.ts\`. PGN feed over HTTP: ${GAMES} live games in one round, ${CONNECTIONS} keep-alive connections on loopback, `,
+    `server in a child process playing ${MOVES_PER_SECOND} moves/s (${moves} moves during the run). `,
+    `Node ${process.version}, ${cpu} (${cpus().length} cores).`,
+    '',
+    '| request | requests | req/s | p50 ms | p99 ms | KiB/response | statuses |',
+    '|---|---:|---:|---:|---:|---:|---|',
+    ...rows,
+  ].join('\n');
+  console.log(report);
+  if (!args.includes('--no-write')) writeReportSection('Live PGN feed over HTTP', report);
 };
 
 if (args.includes('--serve')) void serve();
