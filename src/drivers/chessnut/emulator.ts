@@ -125,6 +125,12 @@ export class ChessnutEmulator {
     }
   }
 
+  /** Power lost (cable pulled): LEDs off, silent again until the next start command (§3.7 step 6). */
+  powerCycle(): void {
+    this.running = false;
+    this.lit = SquareSet.empty();
+  }
+
   /** Changes one square; returns the position report when in real-time mode. */
   apply(event: SquareEvent): Uint8Array[] {
     this.codeOf(event.content);

@@ -35,6 +35,12 @@ export interface SerialTransportOptions {
   readonly path: string;
   /** Baud rate; default 9600 (DGT). */
   readonly baudRate?: number;
+  /** Data bits; default 8. Millennium boards may be opened 7O1 (`dataBits: 7, parity: 'odd'`). */
+  readonly dataBits?: 5 | 6 | 7 | 8;
+  /** Parity; default 'none'. */
+  readonly parity?: 'none' | 'odd' | 'even';
+  /** Stop bits; default 1. */
+  readonly stopBits?: 1 | 2;
   /** Receipt-time clock in ms; default performance.now. */
   readonly now?: () => number;
   /** Exclusive open; default true. */
@@ -84,9 +90,9 @@ export class SerialTransport implements Transport {
         port = new SerialPort({
           path: this.path,
           baudRate: this.options.baudRate ?? 9600,
-          dataBits: 8,
-          parity: 'none',
-          stopBits: 1,
+          dataBits: this.options.dataBits ?? 8,
+          parity: this.options.parity ?? 'none',
+          stopBits: this.options.stopBits ?? 1,
           rtscts: false,
           xon: false,
           xoff: false,
