@@ -1,0 +1,174 @@
+/**
+ * The contract between the engine's supervisor and everything downstream (journal, MQTT, live
+ * PGN, web pages): what goes in (board events, clock readings, operator commands) and what comes
+ * out (game events). The supervisor is a reducer over these, so a game replays exactly from its
+ * recorded inputs.
+ *
+ *   let { state } = startSupervision(settings);
+ *   const { state: next, events } = superviseStep(state, { kind: 'square', at: 120, square: 12, piece: 'empty' });
+ *   for (const ev of events) if (ev.type === 'move') console.log(ev.ply, ev.san);
+ *
+ * Field names are camelCase here; the bridge converts them to the wire case of MQTT (snake_case).
+ * Every event names the article of the edition in force when a rule decided it.
+ */
+import type { BoardEvent } from './recognition/boardEvent.js';
+import type { ArticleRef, Color, Edition, GameType, Supervision } from './types.js';
+
+/** Everything that happens at a board, in time order: the supervisor's input. */
+export type SupervisorInput =
+  | BoardEvent
+  /** A physical clock's reading (both remaining times, which side runs, as read from the device). */
+  | {
+      readonly kind: 'clock';
+      readonly at: number;
+      readonly whiteMs: number;
+      readonly blackMs: number;
+      readonly running: Color | undefined;
+    }
+  /** The link to the board was lost or came back (the board's state is then re-read as a snapshot). */
+  | { readonly kind: 'link'; readonly at: number; readonly state: 'lost' | 'back' }
+  /** An operator or player command (arbiter console, MQTT request, CLI). */
+  | OperatorCommand;
+
+/** Commands from people: players' claims and offers, and the arbiter's decisions. */
+export type OperatorCommand =
+  | {
+      readonly kind: 'claim';
+      readonly at: number;
+      readonly by: Color;
+      /** 'illegalMove': the opponent's completed illegal move, in regimes where it counts only on a claim. */
+      readonly claim: 'threefold' | 'fiftyMoves' | 'flag' | 'illegalMove';
+      /** The intended move (SAN) for a claim "about to appear" (9.2 a, 9.3 a). */
+      readonly intended?: string;
+    }
+  | { readonly kind: 'offer'; readonly at: number; readonly by: Color }
+  | { readonly kind: 'offerReply'; readonly at: number; readonly by: Color; readonly accept: boolean }
+  | { readonly kind: 'resign'; readonly at: number; readonly by: Color }
+  | {
+      readonly kind: 'arbiter';
+      readonly at: number;
+      readonly action:
+        | { readonly type: 'acceptClaim' | 'rejectClaim' }
+        | { readonly type: 'penalty'; readonly against: Color; readonly minutes: number }
+        | { readonly type: 'restore'; readonly ply: number }
+        | { readonly type: 'adjustClock'; readonly whiteMs: number; readonly blackMs: number }
+        | {
+            readonly type: 'setResult';
+            readonly result: '1-0' | '0-1' | '1/2-1/2' | '0-0';
+            readonly reason: string;
+          }
+        | { readonly type: 'pauseClock' | 'resumeClock' }
+        /** What the board cannot see: a move made with two hands (E17+ 7.5.4), the clock pressed with the other hand (6.2.3). */
+        | { readonly type: 'irregularity'; readonly by: Color; readonly kind: 'twoHands' | 'otherHand' };
+    };
+
+/** Alert codes: what the supervisor tells the arbiter. Each alert carries its article. */
+export const ALERT_CODES = [
+  'touch-move', // 4.3: a touched piece that can move was not moved (own) / not captured (opponent's)
+  'touched-no-legal-move', // 4.5 / 4.3: touched piece has no legal move
+  'castling-order', // 4.4: rook touched first when castling
+  'release', // 4.6/4.7: a released piece moved again
+  'illegal-move', // 7.5: an illegal move was completed (clock pressed)
+  'illegal-position', // the board shows no legal position (pending until a press)
+  'press-without-move', // 7.5.5 (E17+): clock pressed without a move
+  'king-capture', // a king was captured
+  'displaced-pieces', // 7.4: pieces displaced
+  'board-mismatch', // board and game differ beyond one move
+  'board-missing', // link to the board lost
+  'clock-paused', // clock paused or stopped
+  'flag', // a flag fell (claim-only regimes: awaiting claim)
+  'arbiter-decision-needed', // the engine cannot decide (e.g. can-mate unknown)
+] as const;
+export type AlertCode = (typeof ALERT_CODES)[number];
+
+/** A published move (also the elements of a correction). */
+export interface MoveEventBody {
+  readonly ply: number;
+  readonly san: string;
+  readonly uci: string;
+  readonly fen: string;
+  /** Remaining times after the move, when a clock is known (%clk). */
+  readonly clocks?: { readonly whiteMs: number; readonly blackMs: number };
+  /** Time the move took, in ms (%emt). */
+  readonly elapsedMs?: number;
+}
+
+/** What the supervisor publishes, without the envelope fields. */
+export type GameEventBody =
+  | ({ readonly type: 'move' } & MoveEventBody)
+  | {
+      readonly type: 'correction';
+      /** First ply replaced; `moves[0]` is the new ply `fromPly` (empty: the plies are removed). */
+      readonly fromPly: number;
+      readonly moves: readonly MoveEventBody[];
+      readonly reason: 'revision' | 'takeback' | 'gesture' | 'illegal-move' | 'arbiter';
+    }
+  | {
+      readonly type: 'clock';
+      readonly whiteMs: number;
+      readonly blackMs: number;
+      readonly running: Color | undefined;
+    }
+  | {
+      readonly type: 'alert';
+      readonly code: AlertCode;
+      readonly article: ArticleRef;
+      readonly color?: Color;
+      /** One readable sentence for the arbiter. */
+      readonly detail: string;
+      /** The board events and positions that support the alert. */
+      readonly evidence?: {
+        readonly events?: readonly BoardEvent[];
+        readonly fenBefore?: string;
+        readonly boardFen?: string;
+        readonly squares?: readonly string[];
+        readonly move?: string;
+      };
+    }
+  | {
+      readonly type: 'claim';
+      readonly by: Color;
+      readonly claim: 'threefold' | 'fiftyMoves' | 'flag' | 'illegalMove';
+      /** 'pending' until decided; 'valid' ends the game (an `end` follows); 'invalid' carries the penalty. */
+      readonly status: 'available' | 'pending' | 'valid' | 'invalid';
+      readonly article: ArticleRef;
+      readonly detail?: string;
+    }
+  | {
+      readonly type: 'offer';
+      readonly by: Color;
+      readonly status: 'made' | 'accepted' | 'declined' | 'lapsed';
+      readonly article?: ArticleRef;
+    }
+  | {
+      readonly type: 'end';
+      readonly result: '1-0' | '0-1' | '1/2-1/2' | '0-0' | '*';
+      /** The outcome kind of src/engine/outcome.ts (checkmate, fivefold, flag, resignation, …). */
+      readonly reason: string;
+      readonly winner?: Color;
+      readonly article: ArticleRef;
+    };
+
+/** A game event as published: the body plus the envelope. `seq` is strictly increasing per game. */
+export type GameEvent = GameEventBody & {
+  readonly game: string;
+  readonly seq: number;
+  /** When it happened, in the board's monotonic milliseconds. */
+  readonly at: number;
+};
+
+/** The settings a supervised game starts with. */
+export interface GameSettings {
+  readonly game: string;
+  readonly edition: Edition;
+  readonly gameType: GameType;
+  readonly supervision: Supervision;
+  /** Start position (FEN); the standard position when absent. */
+  readonly startFen?: string;
+  /** PGN TimeControl form ('5400+30', '40/5400+30:1800+30'); no clock model when absent. */
+  readonly timeControl?: string;
+  /** Art. 4 alerts only advise the arbiter ('advise', default) or apply their consequences ('enforce'). */
+  readonly art4Mode?: 'advise' | 'enforce';
+  /** The board sees occupancy only (role unknown). */
+  readonly occupancyOnly?: boolean;
+}

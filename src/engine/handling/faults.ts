@@ -1,0 +1,361 @@
+/**
+ * Fault injection for the human-handling generator: the game is played as people play it (with a
+ * clock press after each move), and on chosen plies something goes wrong: an illegal move is
+ * pressed and then set right, another own piece is touched before the move (touch-move), the link
+ * drops while two moves are played, the players take two moves back and play them again, and the
+ * game ends with a result gesture where a king stood next to the centre. Each fault lists what the
+ * supervisor must report for it (the alert code and the topic of its article, or the correction or
+ * the end), so a test can check that it is reported, and that nothing else is.
+ *
+ *   const run = injectFaults(game, { seed: 7 });
+ *   run.faults[0];   // { kind: 'touchMove', ply: 12, reports: [{ type: 'alert', code: 'touch-move', topic: 'touchMoveOwn' }, ...] }
+ *   superviseAll(run.inputs);   // the alerts of each fault, and nothing else
+ */
+import type { Chess, Color, Move, NormalMove, Piece, Square } from 'chessops';
+import type { ArticleTopic } from '../editions.js';
+import type { AlertCode, SupervisorInput } from '../events.js';
+import type { Game } from '../game.js';
+import { contentsOfBoard } from '../recognition/boardEvent.js';
+import { CENTRE, NEAR_CENTRE } from '../recognition/gesture.js';
+import { type Hands, makeHands } from './hands.js';
+import { type MoveFacts, factsOf } from './moveFacts.js';
+import { adjustBefore, afterMove, emptyStats, makeMove } from './patterns.js';
+import { type Rng, makeRng } from './prng.js';
+import { DEFAULT_RATES, type HandlingRates, TEMPOS, type Tempo } from './rates.js';
+
+export const FAULT_KINDS = ['illegalMove', 'touchMove', 'missedUpdate', 'takeback', 'gesture'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** Something the supervisor must publish for a fault. */
+export type FaultReport =
+  | {
+      readonly type: 'alert';
+      readonly code: AlertCode;
+      readonly topic: ArticleTopic;
+      readonly optional?: boolean;
+    }
+  | { readonly type: 'correction'; readonly reason: 'takeback' | 'gesture'; readonly optional?: boolean }
+  | { readonly type: 'end'; readonly result: '1-0' | '0-1' | '1/2-1/2'; readonly reason: 'gesture' };
+
+export interface Fault {
+  readonly kind: FaultKind;
+  /** The ply (1-based) the fault comes before (the gesture: the game's length + 1). */
+  readonly ply: number;
+  readonly by: Color;
+  readonly reports: readonly FaultReport[];
+}
+
+export interface FaultOptions {
+  readonly seed: number;
+  /** Kinds to inject (default: all); each at most once per game. */
+  readonly kinds?: readonly FaultKind[];
+  readonly tempo?: Tempo;
+  /** The recogniser's settle window (ms, default 300). */
+  readonly settleMs?: number;
+  readonly rates?: Partial<HandlingRates>;
+}
+
+export interface FaultRun {
+  readonly inputs: SupervisorInput[];
+  readonly faults: readonly Fault[];
+}
+
+/** Rook-first castling is itself an Art. 4 breach (4.4.2): the baseline handling avoids it. */
+const CLEAN: Partial<HandlingRates> = { castlingRookFirst: 0 };
+
+/** Plies kept clear between two faults, so that each one's reports stand alone. */
+const GAP = 4;
+
+const isPlain = (f: MoveFacts): boolean => f.kind === 'quiet' && !f.move.promotion;
+
+/** An empty square the piece on `from` cannot reach: where the illegal move puts it (never the centre, never a last rank). */
+const illegalTarget = (pos: Chess, from: Square, rng: Rng): Square | undefined => {
+  const dests = pos.dests(from);
+  const free: Square[] = [];
+  for (let sq = 8; sq < 56; sq++) {
+    if (sq === from || pos.board.has(sq) || dests.has(sq) || CENTRE.has(sq)) continue;
+    free.push(sq);
+  }
+  return rng.pick(free);
+};
+
+/** Another own piece with a legal move, to touch before the move (not a castling rook). */
+const otherMovable = (pos: Chess, f: MoveFacts, rng: Rng): Square | undefined => {
+  const mine = [...pos.board[f.color].without(f.from)].filter(sq => pos.dests(sq).nonEmpty());
+  return rng.pick(mine);
+};
+
+interface Planner {
+  readonly plies: Map<number, FaultKind>;
+}
+
+/** Chooses a ply for each kind, GAP apart, where the game allows it. */
+const plan = (game: Game, kinds: readonly FaultKind[], rng: Rng): Planner => {
+  const plies = new Map<number, FaultKind>();
+  const positions = game.positionsView();
+  const taken = (p: number, span: number): boolean => {
+    for (let q = p - GAP; q <= p + span + GAP; q++) if (plies.has(q)) return true;
+    return false;
+  };
+  const fits = (kind: FaultKind, i: number): boolean => {
+    const pos = positions[i];
+    const move = game.moves[i]?.move;
+    if (!pos || !move || !('from' in move)) return false;
+    const f = factsOf(pos, move);
+    switch (kind) {
+      case 'illegalMove':
+        return f.kind !== 'castling';
+      case 'touchMove':
+        return isPlain(f);
+      case 'missedUpdate':
+      case 'takeback': {
+        const next = game.moves[i + 1]?.move;
+        const after = positions[i + 1];
+        if (!(i + 2 < game.length && next !== undefined && after !== undefined && 'from' in next))
+          return false;
+        // A takeback of reversible moves looks like two more moves (Be3 Bg7, then Bc1 Bf8): the
+        // first move taken back is a pawn move, which no move undoes.
+        const irreversible = kind === 'missedUpdate' || f.piece.role === 'pawn';
+        return irreversible && isPlain(f) && isPlain(factsOf(after, next));
+      }
+      case 'gesture':
+        return false;
+    }
+  };
+  for (const kind of kinds) {
+    if (kind === 'gesture') continue;
+    const candidates: number[] = [];
+    for (let i = 2; i < game.length - 1; i++) if (fits(kind, i) && !taken(i, 2)) candidates.push(i);
+    const i = rng.pick(candidates);
+    if (i !== undefined) plies.set(i, kind);
+  }
+  return { plies };
+};
+
+/** The pieces to set right after an illegal placement: back to where the move started. */
+const illegalAttempt = (h: Hands, f: MoveFacts, target: Square): void => {
+  const piece = h.take(f.from, 0);
+  if (!piece) return;
+  h.put(target, piece, h.carry());
+  h.wait(h.options.settleMs + h.rng.int(100, 600));
+  h.press(f.color, h.rng.int(100, 600));
+  h.take(target, h.rng.int(400, 1500));
+  h.put(f.from, piece, h.carry());
+  h.wait(h.options.settleMs + h.rng.int(200, 900));
+};
+
+/** Sets the board back to `board` quickly (a takeback done in one quiet gesture). */
+const restoreBoard = (h: Hands, target: Chess): void => {
+  const now = h.board;
+  const changed: Square[] = [];
+  for (let sq = 0; sq < 64; sq++) {
+    const a = now.get(sq);
+    const b = target.board.get(sq);
+    if (a?.color !== b?.color || a?.role !== b?.role) changed.push(sq);
+  }
+  const empties = changed.filter(sq => !target.board.has(sq));
+  const fills = changed.filter(sq => target.board.has(sq));
+  for (const sq of empties) h.take(sq, h.scan());
+  for (const sq of fills) {
+    const p = target.board.get(sq);
+    if (p) h.put(sq, p, h.scan());
+  }
+};
+
+const GESTURE_SQUARES: Record<'1-0' | '0-1' | '1/2-1/2', readonly [Square, Square]> = {
+  '1-0': [28, 35], // e4, d5: light
+  '0-1': [27, 36], // d4, e5: dark
+  '1/2-1/2': [28, 36], // e4 light, e5 dark
+};
+
+/**
+ * The ritual: pieces taken off the two squares, then the kings put there. A king already on one of
+ * them keeps it; a king on another centre square goes first (or the board would show the wrong
+ * result half way); then the one beside the centre.
+ */
+const gesture = (h: Hands, pos: Chess, result: '1-0' | '0-1' | '1/2-1/2'): void => {
+  const free = [...GESTURE_SQUARES[result]];
+  const kings = (['white', 'black'] as const)
+    .map(c => ({ color: c, square: pos.board.kingOf(c) }))
+    .filter((k): k is { color: Color; square: Square } => k.square !== undefined);
+  const plan: { color: Color; from: Square; to: Square }[] = [];
+  for (const k of kings) {
+    const i = free.indexOf(k.square);
+    if (i >= 0) free.splice(i, 1);
+  }
+  const dist = (a: Square, b: Square): number =>
+    Math.max(Math.abs((a & 7) - (b & 7)), Math.abs((a >> 3) - (b >> 3)));
+  for (const k of kings) {
+    if (GESTURE_SQUARES[result].includes(k.square)) continue;
+    free.sort((a, b) => dist(a, k.square) - dist(b, k.square));
+    const to = free.shift();
+    if (to !== undefined) plan.push({ color: k.color, from: k.square, to });
+  }
+  const rank = (m: { from: Square }): number => (CENTRE.has(m.from) ? 0 : NEAR_CENTRE.has(m.from) ? 1 : 2);
+  plan.sort((a, b) => rank(a) - rank(b));
+  for (const m of plan) {
+    const p = h.board.get(m.to);
+    if (p && p.role !== 'king') h.take(m.to, h.pause());
+  }
+  for (const m of plan) {
+    const king: Piece = { color: m.color, role: 'king' };
+    h.take(m.from, h.pause());
+    h.put(m.to, king, h.carry());
+  }
+};
+
+/** Plays `game` with faults injected. */
+export const injectFaults = (game: Game, options: FaultOptions): FaultRun => {
+  const rng = makeRng(options.seed);
+  const tempo = options.tempo ?? rng.pick(['classical', 'rapid', 'blitz'] as const) ?? 'rapid';
+  const settleMs = options.settleMs ?? 300;
+  const rates: HandlingRates = { ...DEFAULT_RATES, ...CLEAN, ...options.rates };
+  const profile = TEMPOS[tempo];
+  const start = game.positionAt(0);
+  const h = makeHands(rng, start.board.clone(), { settleMs, occupancy: false, tempo: profile, rates }, 0);
+  const stats = emptyStats();
+  const think = (): number => Math.max(rng.int(profile.thinkMs[0], profile.thinkMs[1]), settleMs + 60);
+  const kinds = options.kinds ?? FAULT_KINDS;
+  const { plies } = plan(game, kinds, rng);
+  const faults: Fault[] = [];
+  const extra: { readonly index: number; readonly input: SupervisorInput }[] = [];
+  const dropped = new Set<number>();
+  const positions = game.positionsView();
+  const moves = game.moves.map(m => m.move);
+
+  const play = (pos: Chess, move: Move): void => {
+    if (!('from' in move)) throw new RangeError('injectFaults: drop moves are not chess moves');
+    const f = factsOf(pos, move);
+    adjustBefore(h, f, stats);
+    makeMove(h, f, stats);
+    afterMove(h, f, stats);
+    h.press(f.color, rng.int(profile.pressMs[0], profile.pressMs[1]));
+  };
+
+  let i = 0;
+  while (i < moves.length) {
+    const move = moves[i] as NormalMove;
+    const pos = (positions[i] as Chess).clone();
+    const f = factsOf(pos, move);
+    const kind = plies.get(i);
+    h.wait(think());
+    switch (kind) {
+      case 'illegalMove': {
+        const target = illegalTarget(pos, f.from, rng);
+        if (target !== undefined) {
+          illegalAttempt(h, f, target);
+          faults.push({
+            kind,
+            ply: i + 1,
+            by: f.color,
+            reports: [
+              { type: 'alert', code: 'illegal-position', topic: 'illegalMove' },
+              { type: 'alert', code: 'illegal-move', topic: 'illegalMove' },
+            ],
+          });
+          h.wait(think());
+        }
+        play(pos, move);
+        i++;
+        break;
+      }
+      case 'touchMove': {
+        const other = otherMovable(pos, f, rng);
+        if (other !== undefined) {
+          const piece = h.take(other, 0);
+          if (piece) h.put(other, piece, rng.int(150, 600));
+          h.wait(h.pause());
+          faults.push({
+            kind,
+            ply: i + 1,
+            by: f.color,
+            reports: [
+              { type: 'alert', code: 'touch-move', topic: 'touchMoveOwn' },
+              // The opponent then touches a piece: the right to claim is gone (4.8).
+              { type: 'alert', code: 'touch-move', topic: 'article4ClaimLost', optional: true },
+            ],
+          });
+        }
+        play(pos, move);
+        i++;
+        break;
+      }
+      case 'missedUpdate': {
+        extra.push({ index: h.events.length, input: { kind: 'link', at: h.now(), state: 'lost' } });
+        const first = h.events.length;
+        play(pos, move);
+        h.wait(think());
+        play(positions[i + 1] as Chess, moves[i + 1] as Move);
+        for (let k = first; k < h.events.length; k++) dropped.add(k);
+        h.wait(rng.int(200, 1500));
+        extra.push({ index: h.events.length, input: { kind: 'link', at: h.now(), state: 'back' } });
+        extra.push({
+          index: h.events.length,
+          input: { kind: 'snapshot', at: h.now(), board: contentsOfBoard(h.board) },
+        });
+        faults.push({
+          kind,
+          ply: i + 1,
+          by: f.color,
+          reports: [{ type: 'alert', code: 'board-missing', topic: 'stopClocks' }],
+        });
+        i += 2;
+        break;
+      }
+      case 'takeback': {
+        play(pos, move);
+        h.wait(think());
+        play(positions[i + 1] as Chess, moves[i + 1] as Move);
+        h.wait(think());
+        restoreBoard(h, pos);
+        faults.push({
+          kind,
+          ply: i + 1,
+          by: f.color,
+          reports: [
+            { type: 'correction', reason: 'takeback' },
+            { type: 'alert', code: 'board-mismatch', topic: 'displacedFoundLater' },
+          ],
+        });
+        // The same two moves are played again.
+        h.wait(think());
+        play(pos, move);
+        h.wait(think());
+        play(positions[i + 1] as Chess, moves[i + 1] as Move);
+        i += 2;
+        break;
+      }
+      case 'gesture':
+      case undefined:
+        play(pos, move);
+        i++;
+        break;
+    }
+  }
+  if (kinds.includes('gesture')) {
+    const last = positions[game.length] as Chess;
+    const result = rng.pick(['1-0', '0-1', '1/2-1/2'] as const) ?? '1/2-1/2';
+    h.wait(think());
+    gesture(h, last, result);
+    faults.push({
+      kind: 'gesture',
+      ply: game.length + 1,
+      by: last.turn,
+      reports: [
+        { type: 'correction', reason: 'gesture', optional: true },
+        { type: 'end', result, reason: 'gesture' },
+      ],
+    });
+  }
+  h.wait(5000);
+  const inputs: SupervisorInput[] = [];
+  let next = 0;
+  h.events.forEach((e, k) => {
+    while (extra[next] && (extra[next]?.index ?? 0) <= k)
+      inputs.push((extra[next++] as { input: SupervisorInput }).input);
+    if (!dropped.has(k)) inputs.push(e);
+  });
+  while (extra[next]) inputs.push((extra[next++] as { input: SupervisorInput }).input);
+  inputs.push({ kind: 'tick', at: h.now() });
+  return { inputs, faults };
+};

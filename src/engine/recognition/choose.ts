@@ -1,0 +1,111 @@
+/**
+ * Choosing between explanations of the board. In order of preference: exact from the published
+ * tip, half made from the tip, then the same from each earlier revisable ply (a revision), taking
+ * the first group the evidence supports; if none is supported, the first non-empty group (a
+ * snapshot after a reconnect shows no intermediate positions at all). Several exact explanations
+ * the evidence supports equally (h2h3 g4xh3 against h2h4 g4xh3 e.p. when a ghost or a touch-down
+ * showed the other pawn square) are told apart by how long the board showed each claimed
+ * position: a made move stands until the opponent reacts, a transient does not.
+ *
+ *   const choice = chooseGroup(st, groups);
+ *   if (choice?.kind === 'exact') publish(choice.members[0]);
+ */
+import type { NormalMove } from 'chessops';
+import { kingCastlesTo } from 'chessops';
+import { castlingSide } from 'chessops/chess';
+import { longestDwell, observedAt } from './evidence.js';
+import type { Explanation } from './search.js';
+import { type RecognitionState, madeIndexOf } from './state.js';
+
+export interface Group {
+  /** The ply the explanations start from. */
+  readonly root: number;
+  readonly kind: 'exact' | 'partial';
+  readonly members: readonly Explanation[];
+  /** The evidence supports the members (see explain's `consistent`). */
+  readonly consistent: boolean;
+}
+
+/** The positions an explanation claims the board showed before now: the made ones but the last. */
+const claimed = (kind: Group['kind'], e: Explanation) =>
+  kind === 'exact' ? e.positions.slice(0, -1) : e.positions.slice(0, e.made);
+
+/** Does the evidence show the board passing through the positions the explanation claims were made? */
+export const isSupported = (
+  st: RecognitionState,
+  root: number,
+  kind: Group['kind'],
+  e: Explanation,
+): boolean => observedAt(st, root, claimed(kind, e)) !== undefined;
+
+const sameMoves = (a: readonly NormalMove[], b: readonly NormalMove[]): boolean =>
+  a.length === b.length &&
+  a.every((m, i) => {
+    const o = b[i];
+    return o !== undefined && m.from === o.from && m.to === o.to && m.promotion === o.promotion;
+  });
+
+/** Lexicographic order of observation indices: the story whose positions appeared first. */
+const earlier = (a: readonly number[], b: readonly number[]): number => {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+};
+
+/**
+ * Of several exact explanations from `root`, the one to publish, or undefined when they cannot be
+ * told apart (moves are never guessed): the ones keeping the published moves; then those whose
+ * every claimed position stood at least `minReplyMs`; then the one whose positions appeared first
+ * and whose last move was finished first.
+ */
+export const disambiguate = (
+  st: RecognitionState,
+  root: number,
+  exact: readonly Explanation[],
+): Explanation | undefined => {
+  if (exact.length <= 1) return exact[0];
+  const published = st.game.moves.slice(root).map(r => r.move as NormalMove);
+  const keeping = exact.filter(e => sameMoves(e.path.slice(0, published.length), published));
+  let pool = keeping.length > 0 ? keeping : exact;
+  if (pool.length === 1) return pool[0];
+  const standing = pool.filter(e =>
+    claimed('exact', e).every(p => longestDwell(st, root, p) >= st.options.minReplyMs),
+  );
+  if (standing.length > 0) pool = standing;
+  if (pool.length === 1) return pool[0];
+  const seen = pool.flatMap(e => {
+    const at = observedAt(st, root, claimed('exact', e));
+    return at ? [{ e, at: [...at, landedAt(st, root, e)] }] : [];
+  });
+  seen.sort((a, b) => earlier(a.at, b.at));
+  const first = seen[0];
+  const second = seen[1];
+  if (!first || (second && earlier(first.at, second.at) === 0)) return undefined;
+  return first.e;
+};
+
+/**
+ * Index of the last event putting a piece on the last move's destination: when the move was
+ * finished. A move ends its player's activity, so of two stories the one finished first leaves
+ * the later events to the opponent (on an occupancy-only board a piece adjusted just after a
+ * capture looks like a capture on its square).
+ */
+const landedAt = (st: RecognitionState, root: number, e: Explanation): number => {
+  const last = e.path[e.path.length - 1];
+  const before = e.positions[e.positions.length - 2] ?? st.game.positionsView()[root];
+  if (!last || !before) return -1;
+  const side = castlingSide(before, last);
+  const to = side ? kingCastlesTo(before.turn, side) : last.to;
+  let found = -1;
+  for (let j = madeIndexOf(st, root) + 1; j < st.evidence.length; j++) {
+    const ev = st.evidence[j];
+    if (ev?.kind === 'square' && ev.square === to && ev.piece !== 'empty') found = j;
+  }
+  return found;
+};
+
+/** The group to act on (see the module comment), or undefined when every group is empty. */
+export const chooseGroup = (groups: readonly Group[]): Group | undefined =>
+  groups.find(g => g.consistent && g.members.length > 0) ?? groups.find(g => g.members.length > 0);

@@ -1,0 +1,339 @@
+/**
+ * Judging the board at a quiet moment (the settle window closed) or at a clock press: is it the
+ * game's position, one or a few moves further, a revision of a revisable move, a move half made,
+ * pieces in hand, a result gesture, an earlier position (takeback), or none of these (mismatch)?
+ *
+ *   const { state, outputs } = evaluate(st, 900, { kind: 'settle' });
+ *   const pressed = evaluate(st, 950, { kind: 'press', side: 'white' });
+ */
+import type { Chess, Color, NormalMove, Role, Square } from 'chessops';
+import { SquareSet } from 'chessops';
+import { type Gesture, detectGesture, isGestureRisk, isGestureUnderway } from './gesture.js';
+import type { MismatchReason, RecognitionOutput } from './outputs.js';
+import { type Pending, pendingKey } from './pending.js';
+import { type Group, chooseGroup, disambiguate, isSupported } from './choose.js';
+import { squareHistory } from './evidence.js';
+import { NO_OUTPUTS, type Step, finalizeByPress, publishLine } from './publish.js';
+import { type Explanation, type SearchOptions, explain } from './search.js';
+import { diffSquares, inferFrom } from './sensedBoard.js';
+import { type RecognitionState, squareList } from './state.js';
+
+export type Trigger =
+  /** The settle window closed. `release`: a move held back as a possible gesture start is published now. */
+  { readonly kind: 'settle'; readonly release?: boolean } | { readonly kind: 'press'; readonly side: Color };
+
+const concat = (
+  a: readonly RecognitionOutput[],
+  b: readonly RecognitionOutput[],
+): readonly RecognitionOutput[] => (a.length === 0 ? b : b.length === 0 ? a : [...a, ...b]);
+
+const positionAt = (st: RecognitionState, ply: number): Chess => {
+  const pos = st.game.positionsView()[ply];
+  if (!pos) throw new RangeError(`recognition: no position at ply ${ply}`);
+  return pos;
+};
+
+/** The board shows the published tip: everything in hand is accounted for. */
+const synced = (st: RecognitionState, at: number): Step => {
+  const tip = positionAt(st, st.game.length);
+  const outputs: RecognitionOutput[] = st.mismatchOpen ? [{ type: 'resolved', at, ply: st.game.length }] : [];
+  const state: RecognitionState = {
+    ...st,
+    sensed: inferFrom(st.sensed, tip.board),
+    hand: [],
+    status: { kind: 'synced' },
+    report: undefined,
+    mismatchOpen: false,
+    dirty: false,
+  };
+  return { state, outputs };
+};
+
+const mismatch = (
+  st: RecognitionState,
+  at: number,
+  reason: MismatchReason,
+  trigger: Trigger,
+  pending?: Pending,
+): Step => {
+  const squares = diffSquares(positionAt(st, st.game.length).board, st.sensed);
+  const key = `mismatch:${reason}:${squares.lo}:${squares.hi}`;
+  const state: RecognitionState = {
+    ...st,
+    status: { kind: 'mismatch', squares, reason },
+    report: key,
+    mismatchOpen: true,
+    dirty: false,
+  };
+  if (trigger.kind === 'settle' && key === st.report) return { state, outputs: NO_OUTPUTS };
+  const out: RecognitionOutput = {
+    type: 'mismatch',
+    at,
+    ply: st.game.length,
+    squares: squareList(squares),
+    reason,
+    trigger: trigger.kind,
+    ...(trigger.kind === 'press' ? { side: trigger.side } : {}),
+    ...(pending ? { pending } : {}),
+  };
+  return { state, outputs: [out] };
+};
+
+/** After a press: the presser's plies become final; a press with his move unfinished is reported. */
+const afterPress = (step: Step, trigger: Trigger, now: number, pending?: Pending): Step => {
+  if (trigger.kind !== 'press') return step;
+  const fin = finalizeByPress(step.state, trigger.side, now);
+  const outputs = concat(step.outputs, fin.outputs);
+  const kind = fin.state.status.kind;
+  // Pieces in hand after the presser's move is final: the opponent has started (reference §1.1).
+  if (kind === 'synced' || kind === 'ended' || (kind === 'inProgress' && fin.outputs.length > 0)) {
+    return { state: fin.state, outputs };
+  }
+  const reason = fin.state.status.kind === 'mismatch' ? fin.state.status.reason : 'unreachable';
+  const m = mismatch(fin.state, now, reason, trigger, pending);
+  return { state: m.state, outputs: concat(outputs, m.outputs) };
+};
+
+const gestureEnd = (st: RecognitionState, gesture: Gesture, at: number): Step => {
+  let base: Step = { state: st, outputs: NO_OUTPUTS };
+  const tip = st.game.length;
+  const last = st.game.moves[tip - 1];
+  // A king move onto the centre just before: the first half of the gesture, never a move.
+  if (tip > st.anchor && last && 'from' in last.move) {
+    const to = last.move.to;
+    if (to === gesture.whiteKing || to === gesture.blackKing) {
+      base = publishLine(st, tip - 1, [], [], at, 'gesture');
+    }
+  }
+  const out: RecognitionOutput = { type: 'result', at, ply: base.state.game.length, ...gesture };
+  const state: RecognitionState = {
+    ...base.state,
+    result: gesture,
+    status: { kind: 'ended', gesture },
+    dirty: false,
+  };
+  return { state, outputs: concat(base.outputs, [out]) };
+};
+
+/**
+ * Publishes `path` from `root`, except a last ply that may be the first half of a result gesture:
+ * that one is held back (the plies before it are published) until the board shows something else
+ * going on, or stays quiet for `gestureHoldMs`. `held` says whether something was held back.
+ */
+const publish = (
+  st: RecognitionState,
+  root: number,
+  path: readonly NormalMove[],
+  positions: readonly Chess[],
+  now: number,
+  trigger: Trigger,
+  complete: boolean,
+): { step: Step; held: boolean } => {
+  const { settleMs, gestureHoldMs } = st.options;
+  let publishedAt = trigger.kind === 'press' ? now : Math.min(now, st.lastChangeAt + settleMs);
+  const last = path[path.length - 1];
+  const after = positions[positions.length - 1];
+  if (trigger.kind === 'settle' && last && after && isGestureRisk(after, last, st.sensed)) {
+    if (trigger.release) publishedAt = st.now;
+    else if (st.now >= st.lastChangeAt + gestureHoldMs) publishedAt = st.lastChangeAt + gestureHoldMs;
+    else {
+      const n = path.length - 1;
+      const step =
+        n > 0
+          ? publishLine(st, root, path.slice(0, n), positions.slice(0, n), publishedAt, 'revision', false)
+          : undefined;
+      const base = step ?? { state: st, outputs: NO_OUTPUTS };
+      return {
+        step: {
+          state: { ...base.state, dirty: true, status: { kind: 'unsettled', held: true } },
+          outputs: base.outputs,
+        },
+        held: true,
+      };
+    }
+  }
+  return { step: publishLine(st, root, path, positions, publishedAt, 'revision', complete), held: false };
+};
+
+const decideExact = (
+  st: RecognitionState,
+  root: number,
+  exact: readonly Explanation[],
+  now: number,
+  trigger: Trigger,
+): Step => {
+  const chosen = disambiguate(st, root, exact);
+  if (!chosen) return afterPress(mismatch(st, now, 'ambiguous', trigger), trigger, now);
+  const pub = publish(st, root, chosen.path, chosen.positions, now, trigger, true);
+  if (pub.held) return pub.step;
+  const done = synced(pub.step.state, now);
+  return afterPress({ state: done.state, outputs: concat(pub.step.outputs, done.outputs) }, trigger, now);
+};
+
+/** The moves all half-made explanations agree were made. */
+const agreedMade = (partials: readonly Explanation[]): { path: NormalMove[]; positions: Chess[] } => {
+  const first = partials[0];
+  if (!first) return { path: [], positions: [] };
+  let n = first.made;
+  for (const p of partials) {
+    n = Math.min(n, p.made);
+    for (let i = 0; i < n; i++) {
+      const a = p.path[i];
+      const b = first.path[i];
+      if (!a || !b || a.from !== b.from || a.to !== b.to || a.promotion !== b.promotion) n = i;
+    }
+  }
+  return { path: first.path.slice(0, n), positions: first.positions.slice(0, n) };
+};
+
+const decidePartial = (
+  st: RecognitionState,
+  root: number,
+  partials: readonly Explanation[],
+  now: number,
+  trigger: Trigger,
+): Step => {
+  const { path, positions } = agreedMade(partials);
+  let step: Step = { state: st, outputs: NO_OUTPUTS };
+  if (path.length > 0) {
+    const pub = publish(st, root, path, positions, now, trigger, false);
+    if (pub.held) return pub.step;
+    step = pub.step;
+  }
+  const residual = partials.length === 1 ? partials[0]?.residual : undefined;
+  const tipBoard = positionAt(step.state, step.state.game.length).board;
+  let state: RecognitionState = {
+    ...step.state,
+    sensed: inferFrom(step.state.sensed, tipBoard),
+    dirty: false,
+  };
+  let outputs = step.outputs;
+  let pending: Pending | undefined;
+  if (residual?.kind === 'pending') {
+    pending = residual.pending;
+    const key = pendingKey(pending);
+    if (key !== st.report) {
+      outputs = concat(outputs, [{ type: 'pending', at: now, ply: state.game.length, pending }]);
+    }
+    state = { ...state, status: { kind: 'pending', pending }, report: key };
+  } else {
+    const missing = diffSquares(tipBoard, state.sensed);
+    const hand = state.hand.filter(h => missing.has(h.square));
+    state = { ...state, hand, status: { kind: 'inProgress', missing } };
+  }
+  return afterPress({ state, outputs }, trigger, now, pending);
+};
+
+/** The latest earlier ply (before the anchor) whose position the board shows. */
+const takeback = (st: RecognitionState, now: number, trigger: Trigger): Step | undefined => {
+  const positions = st.game.positionsView();
+  let found = -1;
+  let count = 0;
+  for (let ply = st.anchor - 1; ply >= 0; ply--) {
+    const pos = positions[ply];
+    if (pos && diffSquares(pos.board, st.sensed).isEmpty()) {
+      if (found < 0) found = ply;
+      count++;
+    }
+  }
+  if (found < 0) return undefined;
+  const game = st.game.truncate(found).unwrap();
+  const out: RecognitionOutput = {
+    type: 'correction',
+    at: now,
+    fromPly: found + 1,
+    moves: [],
+    reason: 'takeback',
+    confidence: count === 1 ? 'unique' : 'repeated',
+  };
+  const state: RecognitionState = {
+    ...st,
+    game,
+    anchor: found,
+    evidence: [],
+    made: [],
+    lastChange: -1,
+    touched: SquareSet.empty(),
+  };
+  const done = synced(state, now);
+  return afterPress({ state: done.state, outputs: concat(done.outputs, [out]) }, trigger, now);
+};
+
+const PROMOTABLE: ReadonlySet<Role> = new Set(['queen', 'rook', 'bishop', 'knight']);
+
+/** The last promotable piece of `color` put on `square` according to the evidence. */
+const promotionSeen = (st: RecognitionState, square: Square, color: Color): Role | undefined => {
+  for (let i = st.evidence.length - 1; i >= 0; i--) {
+    const e = st.evidence[i];
+    if (e?.kind === 'square' && e.square === square && typeof e.piece !== 'string') {
+      if (e.piece.color === color && PROMOTABLE.has(e.piece.role)) return e.piece.role;
+    }
+  }
+  return undefined;
+};
+
+/** Judges the board (see the module comment) at `when`: the press, or the event that ended a quiet spell. */
+export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): Step => {
+  // Outputs carry the time the judgement could first be made: the end of the settle window.
+  const now = trigger.kind === 'press' ? when : Math.min(when, st.lastChangeAt + st.options.settleMs);
+  const tip = st.game.length;
+  const tipPos = positionAt(st, tip);
+  if (diffSquares(tipPos.board, st.sensed).isEmpty()) return afterPress(synced(st, now), trigger, now);
+  const gesture = detectGesture(st.sensed);
+  if (gesture) return gestureEnd(st, gesture, now);
+  const opts: SearchOptions = {
+    maxDepth: st.options.maxPlies,
+    promotion: st.options.promotion,
+    promotionSeen: (square, color) => promotionSeen(st, square, color),
+    ...(trigger.kind === 'press' ? { pressBy: trigger.side } : {}),
+  };
+  const groups: Group[] = [];
+  const occupancy = st.sensed.unknown.nonEmpty();
+  const from = (root: number): SearchOptions => {
+    // Supported: the board went through the claimed positions, and every capture was seen (an
+    // invisible capture is a last resort: it explains a lifted piece too easily), unless the
+    // mover says by pressing his clock that his move is complete.
+    const seenEnough = (e: Explanation): boolean => e.unseen === 0 || trigger.kind === 'press';
+    const base: SearchOptions = {
+      ...opts,
+      consistent: (e, kind) => seenEnough(e) && isSupported(st, root, kind, e),
+    };
+    if (!occupancy) return base;
+    const h = squareHistory(st, root);
+    return {
+      ...base,
+      emptied: (sq: Square) => h.emptied[sq] ?? 0,
+      landedAfter: (f: Square, t: Square) => (h.lastFilled[t] ?? -1) > (h.firstEmptied[f] ?? -1),
+    };
+  };
+  const fromTip = explain(tipPos, st.sensed, st.touched, from(tip));
+  groups.push(
+    { root: tip, kind: 'exact', members: fromTip.exact, consistent: fromTip.exactConsistent },
+    { root: tip, kind: 'partial', members: fromTip.partial, consistent: fromTip.partialConsistent },
+  );
+  if (!groups.some(g => g.consistent && g.members.length > 0)) {
+    // Maybe a revisable move was revised (d3 became d4, Rf1 became O-O).
+    for (let root = tip - 1; root >= st.anchor; root--) {
+      const found = explain(positionAt(st, root), st.sensed, st.touched, from(root));
+      const made = found.partial.filter(p => p.made > 0);
+      groups.push(
+        { root, kind: 'exact', members: found.exact, consistent: found.exactConsistent },
+        { root, kind: 'partial', members: made, consistent: found.partialConsistent },
+      );
+    }
+  }
+  const choice = chooseGroup(groups);
+  if (choice?.kind === 'exact') return decideExact(st, choice.root, choice.members, now, trigger);
+  if (choice?.kind === 'partial') return decidePartial(st, choice.root, choice.members, now, trigger);
+  const back = takeback(st, now, trigger);
+  if (back) return back;
+  if (isGestureUnderway(st.sensed, tipPos.board)) {
+    const missing = diffSquares(tipPos.board, st.sensed);
+    return afterPress(
+      { state: { ...st, dirty: false, status: { kind: 'inProgress', missing } }, outputs: NO_OUTPUTS },
+      trigger,
+      now,
+    );
+  }
+  return afterPress(mismatch(st, now, 'unreachable', trigger), trigger, now);
+};

@@ -1,0 +1,152 @@
+/**
+ * Reading the evidence: replaying the board events kept since the last final ply to see which
+ * positions the board showed, when, and for how long. Used to choose between explanations that
+ * reach the same board (transpositions, captures hiding a lifted piece) and to time moves.
+ *
+ *   observedAt(st, st.anchor, [afterE4, afterE5]);   // [1, 3]: shown after events 1 and 3
+ *   longestDwell(st, st.anchor, afterE4);            // 640 (ms the board showed it, at most)
+ */
+import type { Board, Chess } from 'chessops';
+import { SquareSet } from 'chessops';
+import type { BoardEvent } from './boardEvent.js';
+import {
+  type SensedBoard,
+  changedBetween,
+  diffSquares,
+  sensedOfBoard,
+  sensedOfContents,
+  withContent,
+} from './sensedBoard.js';
+import { type RecognitionState, madeIndexOf } from './state.js';
+
+/** Applies one sensor event to a sensed board (identities of unknown squares are not inferred). */
+export const replayEvent = (s: SensedBoard, e: BoardEvent): SensedBoard => {
+  switch (e.kind) {
+    case 'square':
+      return withContent(s, e.square, e.piece);
+    case 'snapshot':
+      return sensedOfContents(e.board);
+    case 'press':
+    case 'adjust':
+    case 'tick':
+      return s;
+  }
+};
+
+/**
+ * The board a replay starts from: the position, its pieces unidentified where the board reports
+ * occupancy only (or an identity-checked replay would reject every `'occupied'` report).
+ */
+export const replayBase = (st: RecognitionState, board: Board): SensedBoard =>
+  sensedOfBoard(board, st.options.occupancyOnly || st.sensed.unknown.nonEmpty());
+
+/** Squares touched by `events`, replayed from `base` (a snapshot touches the squares it changes). */
+export const touchedBy = (events: readonly BoardEvent[], base: Board): SquareSet => {
+  let touched = SquareSet.empty();
+  let s: SensedBoard | undefined;
+  for (const e of events) {
+    if (e.kind === 'square') {
+      touched = touched.with(e.square);
+      if (s) s = replayEvent(s, e);
+    } else if (e.kind === 'snapshot') {
+      // Replay only once a snapshot appears: until then square events alone say what changed.
+      s ??= replayUpTo(events, e, base);
+      const next = replayEvent(s, e);
+      touched = touched.union(changedBetween(s, next));
+      s = next;
+    }
+  }
+  return touched;
+};
+
+const replayUpTo = (events: readonly BoardEvent[], stop: BoardEvent, base: Board): SensedBoard => {
+  let s = sensedOfBoard(base);
+  for (const e of events) {
+    if (e === stop) break;
+    s = replayEvent(s, e);
+  }
+  return s;
+};
+
+/**
+ * Where the evidence shows the board passing through `positions` in order: the index of the event
+ * after which it first showed each, or undefined when it never showed them all. A true history of
+ * several plies normally shows each position; a transposition (Nf3 e5 e4 for e4 e5 Nf3) or a
+ * capture that hides a lifted piece (Bh6 Nxh6 for a bishop held in the air after ...Nh6) does not.
+ */
+export const observedAt = (
+  st: RecognitionState,
+  root: number,
+  positions: readonly Chess[],
+): number[] | undefined => {
+  if (positions.length === 0) return [];
+  const before = st.game.positionsView()[root];
+  if (!before) return undefined;
+  let s = replayBase(st, before.board);
+  const seen: number[] = [];
+  for (let j = madeIndexOf(st, root) + 1; j <= st.lastChange; j++) {
+    const e = st.evidence[j];
+    if (!e || e.kind === 'press' || e.kind === 'adjust' || e.kind === 'tick') continue;
+    s = replayEvent(s, e);
+    const pos = positions[seen.length];
+    if (pos && diffSquares(pos.board, s).isEmpty()) {
+      seen.push(j);
+      if (seen.length === positions.length) return seen;
+    }
+  }
+  return undefined;
+};
+
+/**
+ * The longest time the board showed `position` without a change, replaying from `root` (ms; 0
+ * when never shown). A position made by a move stays until the opponent reacts; a touch-down or
+ * a ghost that only looks like one vanishes sooner.
+ */
+export const longestDwell = (st: RecognitionState, root: number, position: Chess): number => {
+  const before = st.game.positionsView()[root];
+  if (!before) return 0;
+  let s = replayBase(st, before.board);
+  let since: number | undefined;
+  let best = 0;
+  for (let j = madeIndexOf(st, root) + 1; j < st.evidence.length; j++) {
+    const e = st.evidence[j];
+    if (!e || e.kind === 'press' || e.kind === 'adjust' || e.kind === 'tick') continue;
+    // Every kept square or snapshot event changed the board: a run showing `position` ends here.
+    if (since !== undefined) best = Math.max(best, e.at - since);
+    s = replayEvent(s, e);
+    since = diffSquares(position.board, s).isEmpty() ? e.at : undefined;
+  }
+  if (since !== undefined) best = Math.max(best, st.now - since);
+  return best;
+};
+
+/** What the evidence since `root` shows on each square (index): how occupancy-only captures are judged. */
+export interface SquareHistory {
+  /** How many times each square was emptied. */
+  readonly emptied: readonly number[];
+  /** Index of the first event emptying each square (-1: none). */
+  readonly firstEmptied: readonly number[];
+  /** Index of the last event filling each square (-1: none). */
+  readonly lastFilled: readonly number[];
+}
+
+/** Square by square history of the events since `root` (a snapshot counts for the squares it shows). */
+export const squareHistory = (st: RecognitionState, root: number): SquareHistory => {
+  const emptied = new Array<number>(64).fill(0);
+  const firstEmptied = new Array<number>(64).fill(-1);
+  const lastFilled = new Array<number>(64).fill(-1);
+  const note = (sq: number, empty: boolean, j: number): void => {
+    if (!empty) {
+      lastFilled[sq] = j;
+      return;
+    }
+    emptied[sq] = (emptied[sq] ?? 0) + 1;
+    if (firstEmptied[sq] === -1) firstEmptied[sq] = j;
+  };
+  for (let j = madeIndexOf(st, root) + 1; j < st.evidence.length; j++) {
+    const e = st.evidence[j];
+    if (e?.kind === 'square') note(e.square, e.piece === 'empty', j);
+    else if (e?.kind === 'snapshot') e.board.forEach((c, sq) => note(sq, c === 'empty', j));
+  }
+  return { emptied, firstEmptied, lastFilled };
+};

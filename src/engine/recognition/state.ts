@@ -1,0 +1,122 @@
+/**
+ * Recognition state: one immutable value per board, advanced by `step` (step.ts). It holds the
+ * published game, how far it is final, what the sensors show, what is in hand, and the evidence
+ * (board events with times) since the last final ply, which later Art. 4 checks read.
+ *
+ *   let st = startRecognition(Game.standard(), { settleMs: 250 });
+ *   st.game.length;     // 0
+ *   st.status.kind;     // 'synced'
+ */
+import type { Role, Square } from 'chessops';
+import { SquareSet } from 'chessops';
+import type { Game } from '../game.js';
+import type { BoardEvent } from './boardEvent.js';
+import type { Gesture } from './gesture.js';
+import type { Lifted } from './hand.js';
+import type { MismatchReason } from './outputs.js';
+import type { Pending } from './pending.js';
+import { type SensedBoard, sensedOfBoard } from './sensedBoard.js';
+
+export interface RecognitionOptions {
+  /** Quiet time after the last board change before a made move is published (ms). */
+  readonly settleMs: number;
+  /** Most plies recognised from one quiet board (blitz replies, missed updates): the tracker's reach. */
+  readonly maxPlies: number;
+  /** Extra quiet time before publishing a king move onto the centre that may start a result gesture (ms). */
+  readonly gestureHoldMs: number;
+  /** Role assumed for a promotion the board cannot identify (occupancy-only boards). */
+  readonly promotion: Role;
+  /**
+   * Shortest time an opponent takes to react to a made move (ms): a position changed sooner was a
+   * transient (a touch-down, a ghost). Only used to choose between explanations the board shows
+   * equally well.
+   */
+  readonly minReplyMs: number;
+  /** Most evidence events kept for the moves not yet final (oldest dropped beyond it). */
+  readonly evidenceCap: number;
+  /** The board reports occupancy only: the initial sensed board has no identities. */
+  readonly occupancyOnly: boolean;
+}
+
+export const DEFAULT_RECOGNITION: RecognitionOptions = {
+  settleMs: 300,
+  maxPlies: 3,
+  gestureHoldMs: 2500,
+  promotion: 'queen',
+  minReplyMs: 120,
+  evidenceCap: 512,
+  occupancyOnly: false,
+};
+
+/** How the board relates to the game right now. */
+export type BoardStatus =
+  | { readonly kind: 'synced' }
+  /** Changed since the last quiet moment: not judged yet (or `held`: a king move onto the centre waits, see gesture.ts). */
+  | { readonly kind: 'unsettled'; readonly held?: boolean }
+  /** The position with pieces in hand (lifted, being moved, knocked over). */
+  | { readonly kind: 'inProgress'; readonly missing: SquareSet }
+  | { readonly kind: 'pending'; readonly pending: Pending }
+  | { readonly kind: 'mismatch'; readonly squares: SquareSet; readonly reason: MismatchReason }
+  | { readonly kind: 'ended'; readonly gesture: Gesture };
+
+export interface RecognitionState {
+  readonly options: RecognitionOptions;
+  /** The published game: plies up to `anchor` are final, the rest revisable. */
+  readonly game: Game;
+  readonly anchor: number;
+  readonly sensed: SensedBoard;
+  /** Lifted pieces not yet put down, in lift order (since the board last matched a position). */
+  readonly hand: readonly Lifted[];
+  /** Squares with a sensor event since the anchor position was made. */
+  readonly touched: SquareSet;
+  /** Board events since the anchor position was made (no ticks, no repeated reports). */
+  readonly evidence: readonly BoardEvent[];
+  /** made[i]: index in `evidence` of the event that made ply anchor+1+i (-1 when unknown). */
+  readonly made: readonly number[];
+  /** Index in `evidence` of the last board change (-1: none since the anchor was made). */
+  readonly lastChange: number;
+  readonly lastChangeAt: number;
+  /** Latest time seen. */
+  readonly now: number;
+  /** The board changed since it was last judged. */
+  readonly dirty: boolean;
+  readonly status: BoardStatus;
+  /** Key of the last pending or mismatch report, so each is reported once. */
+  readonly report: string | undefined;
+  /** A mismatch was reported and not yet resolved. */
+  readonly mismatchOpen: boolean;
+  /** Set once a result gesture ended the game: recognition stops. */
+  readonly result: Gesture | undefined;
+}
+
+/** Recognition for `game` (its moves are final), the board assumed to show its current position. */
+export const startRecognition = (game: Game, options: Partial<RecognitionOptions> = {}): RecognitionState => {
+  const opts: RecognitionOptions = { ...DEFAULT_RECOGNITION, ...options };
+  const pos = game.positionsView()[game.length];
+  if (!pos) throw new RangeError('startRecognition: game without a current position');
+  return {
+    options: opts,
+    game,
+    anchor: game.length,
+    sensed: sensedOfBoard(pos.board, opts.occupancyOnly),
+    hand: [],
+    touched: SquareSet.empty(),
+    evidence: [],
+    made: [],
+    lastChange: -1,
+    lastChangeAt: 0,
+    now: 0,
+    dirty: false,
+    status: { kind: 'synced' },
+    report: undefined,
+    mismatchOpen: false,
+    result: undefined,
+  };
+};
+
+/** Index in `evidence` of the event that made `ply` (-1 for the anchor itself or when unknown). */
+export const madeIndexOf = (st: RecognitionState, ply: number): number =>
+  ply <= st.anchor ? -1 : (st.made[ply - st.anchor - 1] ?? -1);
+
+/** Squares as a sorted array, for outputs. */
+export const squareList = (set: SquareSet): Square[] => [...set];

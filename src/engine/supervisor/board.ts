@@ -1,0 +1,109 @@
+/**
+ * Board events through the recogniser, and what its outputs mean for the game: moves and
+ * corrections, half-made moves and illegal positions (pending until a press), presses that
+ * complete a move (the clock model) or an illegal one (Art. 7), result gestures, takebacks.
+ *
+ *   boardStep(tx, { kind: 'press', at: 900, side: 'white' });
+ *   tx.events.map(e => e.type);   // e.g. ['move', 'clock']
+ */
+import type { BoardEvent } from '../recognition/boardEvent.js';
+import type { RecognitionOutput } from '../recognition/outputs.js';
+import { step } from '../recognition/step.js';
+import { citeTopic } from '../editions.js';
+import type { Color } from '../types.js';
+import { checkFlags, pressFor } from './clockFeed.js';
+import { endGame } from './ending.js';
+import { onIllegalPress, onMismatch, onPending, onPressWithoutMove, onResolved } from './illegal.js';
+import { onTouch } from './turn.js';
+import { onCorrection, onMove } from './moves.js';
+import { moverOf } from './state.js';
+import { type Tx, emit, isOver, patch } from './tx.js';
+
+/** The last ply of the recognised game made by `side` (0: none). */
+export const lastPlyBy = (tx: Tx, side: Color): number => {
+  const { game } = tx.st.rec;
+  for (let ply = game.length; ply > 0; ply--) if (moverOf(tx.st, ply) === side) return ply;
+  return 0;
+};
+
+const onOutput = (tx: Tx, out: RecognitionOutput): void => {
+  switch (out.type) {
+    case 'move':
+      onMove(tx, out);
+      return;
+    case 'correction':
+      onCorrection(tx, out);
+      return;
+    case 'final':
+      return;
+    case 'pending':
+      onPending(tx, out);
+      return;
+    case 'mismatch':
+      onMismatch(tx, out);
+      return;
+    case 'resolved':
+      onResolved(tx, out);
+      return;
+    case 'result': {
+      const winner: Color | undefined =
+        out.result === '1-0' ? 'white' : out.result === '0-1' ? 'black' : undefined;
+      endGame(tx, out.at, out.result, 'gesture', citeTopic(tx.st.profile, 'scoring'), winner);
+      return;
+    }
+  }
+};
+
+/** The clock side of a press, after recognition judged the board. */
+const afterPress = (tx: Tx, side: Color, at: number, outputs: readonly RecognitionOutput[]): void => {
+  const illegal = outputs.find(o => o.type === 'mismatch' && o.trigger === 'press');
+  if (illegal?.type === 'mismatch') {
+    onIllegalPress(tx, side, at, illegal);
+    return;
+  }
+  const ob = tx.st.obligation;
+  // A move taken back under Art. 4 still stands on the board: the press completes nothing.
+  if (ob?.color === side && tx.st.rec.game.length === ob.ply - 1) return;
+  const last = lastPlyBy(tx, side);
+  if (last > tx.st.completed[side]) {
+    pressFor(tx, side, at);
+    patch(tx, { completed: { ...tx.st.completed, [side]: last } });
+    return;
+  }
+  const { clock } = tx.st;
+  const running = clock ? clock.phase === 'running' && clock.toMove === side : tx.st.rec.game.turn === side;
+  if (running) onPressWithoutMove(tx, side, at);
+};
+
+/** One board event: recognition, then its outputs in order, flags checked at each output's time. */
+export const boardStep = (tx: Tx, e: BoardEvent): void => {
+  if (tx.st.ended) {
+    patch(tx, { rec: step(tx.st.rec, e).state });
+    return;
+  }
+  const before = tx.st.rec;
+  const r = step(before, e);
+  patch(tx, { rec: r.state });
+  for (const out of r.outputs) {
+    checkFlags(tx, out.at);
+    if (isOver(tx)) return;
+    onOutput(tx, out);
+    if (isOver(tx)) return;
+  }
+  checkFlags(tx, e.at);
+  if (isOver(tx)) return;
+  if (e.kind === 'square') onTouch(tx, e, before);
+  // Only on a settled board: a move still in its settle window may already have given the move.
+  const settled = !tx.st.rec.dirty && tx.st.rec.status.kind === 'synced';
+  if (e.kind === 'adjust' && settled && e.side !== tx.st.rec.game.turn) {
+    emit(tx, e.at, {
+      type: 'alert',
+      code: 'arbiter-decision-needed',
+      article: citeTopic(tx.st.profile, 'adjusting'),
+      color: e.side,
+      detail: `${e.side === 'white' ? 'White' : 'Black'} announced an adjustment without having the move: only the player having the move may adjust (arbiter's discretion).`,
+      evidence: { events: [e] },
+    });
+  }
+  if (e.kind === 'press') afterPress(tx, e.side, e.at, r.outputs);
+};

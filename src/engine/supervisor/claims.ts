@@ -1,0 +1,155 @@
+/**
+ * Draw claims (Art. 9.2, 9.3 with or without an intended move, 9.4 right lost by touching, 9.5 the
+ * penalty for an incorrect claim), flag claims in claim-only regimes (E09 A.4.d, E97 App. B), and
+ * claims of an illegal move where only a claim counts (E09 A.4.c / B.3.c). Decided at once: the
+ * supervisor verifies repetition and the move count itself.
+ *
+ *   onClaim(tx, { kind: 'claim', at: 900, by: 'black', claim: 'threefold', intended: 'Ng8' });
+ *   // claim valid 9.2.1 and end 1/2-1/2, or claim invalid with +2 min to White
+ */
+import type { Move } from 'chessops';
+import { opposite } from 'chessops';
+import { parseSan } from 'chessops/san';
+import { flagStatus } from '../clock.js';
+import { citeTopic, incorrectClaimPenalty } from '../editions.js';
+import type { OperatorCommand } from '../events.js';
+import { fiftyMoveClaim } from '../moveCount.js';
+import { makeOutcome } from '../outcome.js';
+import { keyAfterMove } from '../positionKey.js';
+import type { ArticleRef, Color } from '../types.js';
+import { addTime, clocksAt, decideFlagOf } from './clockFeed.js';
+import { endWith } from './ending.js';
+import { claimIllegal } from './illegal.js';
+import { positionAt } from './state.js';
+import { type Tx, emit, patch } from './tx.js';
+
+type ClaimCommand = Extract<OperatorCommand, { kind: 'claim' }>;
+
+const NAME: Record<Color, string> = { white: 'White', black: 'Black' };
+
+const invalid = (tx: Tx, c: ClaimCommand, article: ArticleRef, detail: string): void => {
+  emit(tx, c.at, { type: 'claim', by: c.by, claim: c.claim, status: 'invalid', article, detail });
+};
+
+/** An incorrect 9.2/9.3 claim: the penalty of the edition, and the claim stands as a draw offer (E09+). */
+const incorrect = (tx: Tx, c: ClaimCommand, detail: string): void => {
+  const { profile } = tx.st;
+  const times = clocksAt(tx.st, c.at);
+  const left = times ? (c.by === 'white' ? times.whiteMs : times.blackMs) : 0;
+  const p = incorrectClaimPenalty(profile, left);
+  invalid(tx, c, p.article, detail);
+  addTime(tx, c.at, opposite(c.by), p.opponentGainsMs);
+  addTime(tx, c.at, c.by, -Math.round(p.claimantLosesMs));
+  if (profile.draws.claimCountsAsOffer && !tx.st.offer) {
+    patch(tx, { offer: { by: c.by, ply: tx.st.rec.game.length, at: c.at } });
+    emit(tx, c.at, { type: 'offer', by: c.by, status: 'made', article: citeTopic(profile, 'drawOffer') });
+  }
+};
+
+/** Threefold (9.2) or fifty moves (9.3), judged on the game record and the intended move. */
+const drawClaim = (tx: Tx, c: ClaimCommand, kind: 'threefold' | 'fiftyMoves'): void => {
+  const { st } = tx;
+  const { profile } = st;
+  const ply = st.rec.game.length;
+  const info = st.plies[ply];
+  const pos = positionAt(st, ply);
+  const topic = kind === 'threefold' ? 'threefold' : 'fiftyMoves';
+  if (!info || pos.turn !== c.by) {
+    invalid(
+      tx,
+      c,
+      citeTopic(profile, topic),
+      `Only the player having the move may claim; ${NAME[c.by]} does not have it.`,
+    );
+    return;
+  }
+  const touched = st.turnTouch?.ply === ply && st.turnTouch.color === c.by;
+  if (touched && profile.draws.claimRightLostBy === 'touchingPiece') {
+    invalid(
+      tx,
+      c,
+      citeTopic(profile, 'drawClaimLostByTouch'),
+      `${NAME[c.by]} touched a piece before claiming: the right to claim is lost on this move.`,
+    );
+    return;
+  }
+  let move: Move | undefined;
+  if (c.intended !== undefined) {
+    move = parseSan(pos.clone(), c.intended);
+    if (!move) {
+      incorrect(
+        tx,
+        c,
+        `The intended move ${c.intended} is illegal; another move with the same piece must be made.`,
+      );
+      return;
+    }
+  }
+  let holds: boolean;
+  if (kind === 'threefold') {
+    const table = info.rules.table;
+    holds = table.threefoldHasAppeared();
+    if (!holds && move) {
+      const key = keyAfterMove(pos, move, { castling: profile.draws.castlingKey });
+      holds = key.isOk && table.threefoldAboutToAppear(key.value);
+    }
+  } else {
+    const check = fiftyMoveClaim(pos.halfmoves, move ? { pos, move } : undefined);
+    holds = check.isOk && check.value.holds;
+  }
+  if (!holds) {
+    const intended = c.intended ? `; ${c.intended} must be played` : '';
+    incorrect(tx, c, `The condition of the claim is not met${intended}.`);
+    return;
+  }
+  emit(tx, c.at, {
+    type: 'claim',
+    by: c.by,
+    claim: c.claim,
+    status: 'valid',
+    article: citeTopic(profile, topic),
+  });
+  endWith(tx, c.at, makeOutcome(kind, undefined, profile, c.by).unwrap());
+};
+
+/** A flag claim: valid when the opponent's flag is down and the claimant's is not (both down: as decided by the rules). */
+const flagClaim = (tx: Tx, c: ClaimCommand): void => {
+  const { st } = tx;
+  const article = citeTopic(st.profile, 'flagClaim', 'flag');
+  const opponent = opposite(c.by);
+  let down: { readonly white: boolean; readonly black: boolean } | undefined;
+  if (st.clock) {
+    const fs = flagStatus(st.clock, Math.max(c.at, st.clock.mark));
+    down = { white: fs.at.white !== undefined, black: fs.at.black !== undefined };
+  } else if (st.reading) {
+    down = { white: st.reading.whiteMs <= 0, black: st.reading.blackMs <= 0 };
+  }
+  if (!down?.[opponent]) {
+    invalid(tx, c, article, `${NAME[opponent]}'s flag has not fallen.`);
+    return;
+  }
+  emit(tx, c.at, { type: 'claim', by: c.by, claim: 'flag', status: 'valid', article });
+  decideFlagOf(tx, opponent, c.at, down[c.by], true);
+};
+
+export const onClaim = (tx: Tx, c: ClaimCommand): void => {
+  switch (c.claim) {
+    case 'threefold':
+    case 'fiftyMoves':
+      drawClaim(tx, c, c.claim);
+      return;
+    case 'flag':
+      flagClaim(tx, c);
+      return;
+    case 'illegalMove':
+      if (!claimIllegal(tx, c.by, c.at)) {
+        invalid(
+          tx,
+          c,
+          citeTopic(tx.st.profile, 'illegalMoveRegime', 'illegalMove'),
+          'There is no illegal move to claim.',
+        );
+      }
+      return;
+  }
+};

@@ -1,0 +1,411 @@
+/**
+ * Irregular boards and illegal moves (Art. 7): a board that is no position is flagged at once as
+ * pending (`illegal-position`, or what it shows: displaced pieces, colours reversed, a turned
+ * board, a wrong set-up); a clock press with such a board completes an illegal move, which is
+ * penalised per the edition's profile (minutes to the opponent, the losing count, the draw when
+ * the opponent cannot mate) after the position before it is reinstated, clocks included. Pressing
+ * without moving (E17+ 7.5.3 / 7.8.1) is counted the same way. In claim-only regimes (E09 rapid
+ * and blitz with reduced supervision, E97 rapid and blitz) nothing happens until the opponent
+ * claims, before he makes his move.
+ *
+ *   onIllegalPress(tx, 'white', 950, mismatchOutput);   // alert illegal-move 7.5.1, clock +2 min to Black
+ */
+import { makeSquare, opposite } from 'chessops';
+import { makeBoardFen } from 'chessops/fen';
+import { Board } from 'chessops/board';
+import { type EditionProfile, citeTopic, illegalMoveSanction } from '../editions.js';
+import type { AlertCode, GameEventBody } from '../events.js';
+import { canCheckmate } from '../helpmate.js';
+import { makeOutcome } from '../outcome.js';
+import { isLastPeriod } from '../timeControl.js';
+import type { BoardEvent } from '../recognition/boardEvent.js';
+import type { RecognitionOutput } from '../recognition/outputs.js';
+import { type SensedBoard, pieceAt } from '../recognition/sensedBoard.js';
+import { madeIndexOf, type RecognitionState } from '../recognition/state.js';
+import type { ArticleRef, Color } from '../types.js';
+import { addTime, adjust, emitClock, pressFor } from './clockFeed.js';
+import { endWith } from './ending.js';
+import { type BoardIrregularity, classifyBoard } from './irregular.js';
+import { completeUnfinishedPromotion } from './promotion.js';
+import { positionAt } from './state.js';
+import { type Tx, emit, emitOnce, patch } from './tx.js';
+
+type MismatchOutput = Extract<RecognitionOutput, { type: 'mismatch' }>;
+type PendingOutput = Extract<RecognitionOutput, { type: 'pending' }>;
+
+const NAME: Record<Color, string> = { white: 'White', black: 'Black' };
+
+/** The board's placement as a FEN board field (unidentified pieces as their inferred identity). */
+export const sensedFen = (s: SensedBoard): string => {
+  const board = Board.empty();
+  for (const sq of s.occupied) {
+    const p = pieceAt(s, sq);
+    if (p) board.set(sq, p);
+  }
+  return makeBoardFen(board);
+};
+
+/** Board events since the game's last ply was made: the attempt now on the board. */
+export const attemptEvents = (rec: RecognitionState): readonly BoardEvent[] =>
+  rec.evidence.slice(madeIndexOf(rec, rec.game.length) + 1);
+
+const tipFen = (tx: Tx): string => tx.st.rec.game.fenAt(tx.st.rec.game.length);
+
+/** A half-made move: only an illegal one is worth an alert (castling or promotion that cannot be completed). */
+export const onPending = (tx: Tx, out: PendingOutput): void => {
+  const p = out.pending;
+  const { profile } = tx.st;
+  if (p.kind === 'castling' && !p.legal) {
+    emitOnce(tx, `pending:${out.ply}:${tx.st.epoch}:${p.king}`, out.at, {
+      type: 'alert',
+      code: 'illegal-position',
+      article: citeTopic(profile, 'castlingIllegalKingTouched'),
+      color: p.color,
+      detail: `${NAME[p.color]}'s king stands on ${makeSquare(p.king)} but castling on that side is illegal: another king move must be made (castling on the other side if legal).`,
+      evidence: {
+        fenBefore: tipFen(tx),
+        boardFen: sensedFen(tx.st.rec.sensed),
+        squares: [makeSquare(p.king)],
+      },
+    });
+    patch(tx, { illegalShown: true });
+  }
+  if (p.kind === 'promotion' && !p.legal) {
+    emitOnce(tx, `pending:${out.ply}:${tx.st.epoch}:${p.to}`, out.at, {
+      type: 'alert',
+      code: 'illegal-position',
+      article: citeTopic(profile, 'illegalMove'),
+      color: p.color,
+      detail: `A pawn stands on ${makeSquare(p.to)}, which is not a legal promotion.`,
+      evidence: { fenBefore: tipFen(tx), boardFen: sensedFen(tx.st.rec.sensed), squares: [makeSquare(p.to)] },
+    });
+  }
+};
+
+const irregularityAlert = (
+  tx: Tx,
+  irr: BoardIrregularity,
+): { code: AlertCode; article: ArticleRef; detail: string } | undefined => {
+  const { profile } = tx.st;
+  const movesEach = Math.floor(tx.st.rec.game.length / 2);
+  switch (irr.kind) {
+    case 'kingMissing':
+      return {
+        code: 'king-capture',
+        article: citeTopic(profile, 'kingCapture', 'illegalMove'),
+        detail: `${NAME[irr.color]}'s king has been taken off the board.`,
+      };
+    case 'coloursReversed': {
+      const limit = profile.irregularities.coloursReversedNewGameBeforeMoves;
+      const newGame = limit !== undefined && movesEach < limit;
+      return {
+        code: 'board-mismatch',
+        article: citeTopic(profile, 'coloursReversed'),
+        detail: newGame
+          ? `The colours are reversed after ${movesEach} moves each: a new game with the correct colours.`
+          : `The colours are reversed after ${movesEach} moves each: the game continues unless the arbiter rules otherwise.`,
+      };
+    }
+    case 'orientation':
+      return {
+        code: 'board-mismatch',
+        article: citeTopic(profile, 'boardOrientation'),
+        detail:
+          'The board is turned round: the position is transferred to a correctly placed board and the game continues.',
+      };
+    case 'wrongInitialPosition': {
+      const deadline = profile.irregularities.setupClaimDeadlineMoves;
+      const late = deadline !== undefined && movesEach >= deadline;
+      return {
+        code: 'board-mismatch',
+        article: citeTopic(
+          profile,
+          late ? 'setupClaimDeadline' : 'wrongInitialPosition',
+          'wrongInitialPosition',
+        ),
+        detail: late
+          ? `Pieces on ${irr.squares.map(makeSquare).join(', ')} were set up wrongly; after ${movesEach} moves each no claim is possible (castling with a misplaced king or rook is not allowed).`
+          : `Pieces on ${irr.squares.map(makeSquare).join(', ')} were set up wrongly: the game is annulled and a new game played.`,
+      };
+    }
+    case 'displaced':
+      return {
+        code: 'displaced-pieces',
+        article: citeTopic(profile, 'displacedPieces'),
+        detail: `Pieces displaced on ${irr.squares.map(makeSquare).join(', ')}: the player who displaced them restores them on his own time.`,
+      };
+  }
+};
+
+/** A quiet board that is no position: flagged at once (pending until a press). */
+export const onMismatch = (tx: Tx, out: MismatchOutput): void => {
+  if (out.trigger === 'press') return;
+  const { st } = tx;
+  const squares = out.squares.map(makeSquare);
+  const pos = positionAt(st, st.rec.game.length);
+  const irr = classifyBoard(pos, positionAt(st, 0), st.rec.sensed);
+  const special = irr ? irregularityAlert(tx, irr) : undefined;
+  const mismatch = st.resync || out.reason === 'ambiguous';
+  const alert =
+    special ??
+    (mismatch
+      ? {
+          code: 'board-mismatch' as const,
+          article: citeTopic(st.profile, 'displacedFoundLater'),
+          detail: `The board does not show the game's position after ply ${out.ply} (${out.reason}).`,
+        }
+      : {
+          code: 'illegal-position' as const,
+          article: citeTopic(st.profile, 'illegalMove'),
+          detail: `The board shows no legal position after ply ${out.ply}; it becomes an illegal move if the clock is pressed.`,
+        });
+  emitOnce(tx, `mismatch:${out.ply}:${st.epoch}:${alert.code}`, out.at, {
+    type: 'alert',
+    ...alert,
+    color: irr?.kind === 'kingMissing' ? opposite(irr.color) : pos.turn,
+    evidence: {
+      fenBefore: tipFen(tx),
+      boardFen: sensedFen(st.rec.sensed),
+      squares,
+      events: attemptEvents(st.rec),
+    },
+  });
+  patch(tx, { illegalShown: true });
+};
+
+export const onResolved = (tx: Tx, _out: Extract<RecognitionOutput, { type: 'resolved' }>): void => {
+  patch(tx, { illegalShown: false, resync: false, epoch: tx.st.epoch + 1 });
+};
+
+/** Is the offender in a sudden-death period (E97 10.3 applies the scale in a quickplay finish only)? */
+const inQuickplayFinish = (tx: Tx, side: Color): boolean => {
+  const { clock } = tx.st;
+  if (clock?.control.kind !== 'periods') return clock !== undefined;
+  const moves = clock.moves[side];
+  let end = 0;
+  for (const [i, p] of clock.control.periods.entries()) {
+    if (p.moves === undefined || moves < end + p.moves) return isLastPeriod(clock.control.periods, i);
+    end += p.moves;
+  }
+  return false;
+};
+
+/** The sanction for `side`'s completed illegal move, counted now: time to the opponent, or the result. */
+export const sanction = (tx: Tx, side: Color, at: number): void => {
+  const count = tx.st.illegal[side] + 1;
+  patch(tx, {
+    illegal: { ...tx.st.illegal, [side]: count },
+    lastIllegal: { by: side, ply: tx.st.rec.game.length },
+  });
+  const profile: EditionProfile = tx.st.profile;
+  const s = illegalMoveSanction(profile, count, { inQuickplayFinish: inQuickplayFinish(tx, side) });
+  const opponent = opposite(side);
+  switch (s.kind) {
+    case 'restoreOnly':
+      return;
+    case 'addTime':
+      addTime(tx, at, opponent, s.minutes * 60_000, false);
+      return;
+    case 'loss': {
+      const pos = positionAt(tx.st, tx.st.rec.game.length);
+      const verdict = s.drawIfOpponentCannotMate ? canCheckmate(pos, opponent) : 'yes';
+      if (verdict === 'no') {
+        endWith(tx, at, makeOutcome('illegalMovesVsCannotMate', undefined, profile, side).unwrap());
+        return;
+      }
+      if (verdict === 'unknown') {
+        emit(tx, at, {
+          type: 'alert',
+          code: 'arbiter-decision-needed',
+          article: s.article,
+          color: side,
+          detail: `Whether ${NAME[opponent]} can still checkmate is undecided: the arbiter confirms the loss or rules a draw.`,
+        });
+      }
+      endWith(tx, at, makeOutcome('illegalMoves', opponent, profile).unwrap());
+      return;
+    }
+  }
+};
+
+/** The clock after a reinstatement: the offender's press is undone (its increment and move count). */
+const undoPress = (tx: Tx, side: Color, at: number, creditMs: number): void => {
+  const { clock } = tx.st;
+  if (!clock) return;
+  const moves = Math.max(0, clock.moves[side] - (clock.toMove === side ? 0 : 1));
+  adjust(
+    tx,
+    at,
+    {
+      add: side === 'white' ? { white: -creditMs } : { black: -creditMs },
+      moves: side === 'white' ? { white: moves } : { black: moves },
+      toMove: side,
+    },
+    false,
+  );
+};
+
+const illegalAlert = (
+  tx: Tx,
+  at: number,
+  side: Color,
+  code: AlertCode,
+  article: ArticleRef,
+  detail: string,
+  out?: MismatchOutput,
+): void => {
+  const body: GameEventBody = {
+    type: 'alert',
+    code,
+    article,
+    color: side,
+    detail,
+    evidence: {
+      fenBefore: tipFen(tx),
+      boardFen: sensedFen(tx.st.rec.sensed),
+      events: attemptEvents(tx.st.rec),
+      ...(out ? { squares: out.squares.map(makeSquare) } : {}),
+    },
+  };
+  emit(tx, at, body);
+};
+
+/** A press with a board that is no legal position: an illegal move completed (or the opponent's matter). */
+export const onIllegalPress = (tx: Tx, side: Color, at: number, out: MismatchOutput): void => {
+  const { st } = tx;
+  const { profile } = st;
+  if (st.rec.game.turn !== side) {
+    // The presser's move stands; the board went wrong afterwards (a king captured, pieces moved).
+    const irr = classifyBoard(positionAt(st, st.rec.game.length), positionAt(st, 0), st.rec.sensed);
+    if (irr?.kind === 'kingMissing') {
+      if (!tx.st.alerted.has(`mismatch:${out.ply}:${st.epoch}:king-capture`)) {
+        illegalAlert(
+          tx,
+          at,
+          side,
+          'king-capture',
+          citeTopic(profile, 'kingCapture', 'illegalMove'),
+          `${NAME[side]} captured the king after an irregularity.`,
+          out,
+        );
+      }
+      if (profile.illegalMoves.kingCaptureAfterIllegal === 'askArbiter') {
+        emit(tx, at, {
+          type: 'alert',
+          code: 'arbiter-decision-needed',
+          article: citeTopic(profile, 'illegalMove'),
+          color: side,
+          detail:
+            'A king was captured after an illegal move: the arbiter decides which irregularity is penalised.',
+        });
+      }
+    }
+    return;
+  }
+  const irr = classifyBoard(positionAt(st, st.rec.game.length), positionAt(st, 0), st.rec.sensed);
+  const promotion = out.pending?.kind === 'promotion';
+  const code: AlertCode = irr?.kind === 'kingMissing' ? 'king-capture' : 'illegal-move';
+  const article = promotion
+    ? citeTopic(profile, 'unfinishedPromotion', 'illegalMove')
+    : code === 'king-capture'
+      ? citeTopic(profile, 'kingCapture', 'illegalMove')
+      : citeTopic(profile, 'illegalMove');
+  // E09 A.4.c: in claim-only regimes the arbiter still steps in for an unfinished promotion.
+  const intervenes = promotion && profile.irregularities.illegalPosition === 'arbiterIntervenesIfPossible';
+  if (profile.illegalMoves.detection === 'claimOnly' && !intervenes) {
+    const m = pressFor(tx, side, at);
+    patch(tx, {
+      claimable: {
+        offender: side,
+        ply: st.rec.game.length,
+        at,
+        creditMs: m ? m.creditMs + m.bonusMs : 0,
+        code,
+        article,
+        liftedFrom: undefined,
+        closed: false,
+      },
+    });
+    illegalAlert(
+      tx,
+      at,
+      side,
+      code,
+      citeTopic(profile, 'illegalMoveRegime', 'illegalMove'),
+      `${NAME[side]} completed an illegal move; it counts only if ${NAME[opposite(side)]} claims before making his move.`,
+      out,
+    );
+    return;
+  }
+  illegalAlert(
+    tx,
+    at,
+    side,
+    code,
+    article,
+    `${NAME[side]} completed an illegal move: the position before it is reinstated.`,
+    out,
+  );
+  const pending = out.pending;
+  if (pending?.kind === 'promotion' && profile.illegalMoves.unfinishedPromotion === 'queen') {
+    const m = pressFor(tx, side, at, false);
+    completeUnfinishedPromotion(tx, pending, at);
+    if (m) patch(tx, { completed: { ...tx.st.completed, [side]: tx.st.rec.game.length } });
+    sanction(tx, side, at);
+    if (!tx.st.ended) emitClock(tx, at);
+    return;
+  }
+  const m = pressFor(tx, side, at, false);
+  if (m) undoPress(tx, side, at, m.creditMs + m.bonusMs);
+  sanction(tx, side, at);
+  if (!tx.st.ended) emitClock(tx, at);
+};
+
+/** A press with no move made since the player's last completed one. */
+export const onPressWithoutMove = (tx: Tx, side: Color, at: number): void => {
+  const { profile } = tx.st;
+  if (profile.illegalMoves.pressWithoutMoveCounts) {
+    emit(tx, at, {
+      type: 'alert',
+      code: 'press-without-move',
+      article: citeTopic(profile, 'pressWithoutMove', 'illegalMove'),
+      color: side,
+      detail: `${NAME[side]} pressed the clock without making a move: penalised as an illegal move; his clock is restarted.`,
+    });
+    sanction(tx, side, at);
+    if (!tx.st.ended) emitClock(tx, at);
+    return;
+  }
+  emit(tx, at, {
+    type: 'alert',
+    code: 'press-without-move',
+    article: citeTopic(profile, 'penalties'),
+    color: side,
+    detail: `${NAME[side]} pressed the clock without making a move: improper handling of the clock, at the arbiter's discretion.`,
+  });
+};
+
+/** The opponent claims the illegal move in a claim-only regime. Returns false when there is nothing to claim. */
+export const claimIllegal = (tx: Tx, by: Color, at: number): boolean => {
+  const c = tx.st.claimable;
+  const article = citeTopic(tx.st.profile, 'illegalMoveRegime', 'illegalMove');
+  if (!c || c.offender === by) return false;
+  if (c.closed || tx.st.rec.game.length !== c.ply) {
+    patch(tx, { claimable: undefined });
+    emit(tx, at, {
+      type: 'claim',
+      by,
+      claim: 'illegalMove',
+      status: 'invalid',
+      article,
+      detail: 'Too late: the claimant has made his move, the illegal move stands.',
+    });
+    return true;
+  }
+  patch(tx, { claimable: undefined });
+  emit(tx, at, { type: 'claim', by, claim: 'illegalMove', status: 'valid', article });
+  undoPress(tx, c.offender, at, c.creditMs);
+  sanction(tx, c.offender, at);
+  if (!tx.st.ended) emitClock(tx, at);
+  return true;
+};

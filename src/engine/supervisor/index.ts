@@ -1,0 +1,146 @@
+/**
+ * The game supervisor: a pure reducer from what happens at a board (square events, presses,
+ * clock readings, the link, operator commands) to the game's events (moves, corrections, clocks,
+ * alerts with their article, claims, offers, the end), with a per-game `seq`. Time comes only
+ * from the inputs, so a game replays exactly from its journal. docs/supervisor.md explains the
+ * decisions, the articles and the two modes ('advise' and 'enforce').
+ *
+ *   let { state, events } = startSupervision({ game: 'r1-b1', edition: 'E23', gameType: 'standard', supervision: 'full', timeControl: '5400+30' });
+ *   ({ state, events } = superviseStep(state, { kind: 'square', at: 0, square: 12, piece: 'empty' }));
+ *   ({ state, events } = superviseStep(state, { kind: 'square', at: 200, square: 28, piece: { color: 'white', role: 'pawn' } }));
+ *   ({ state, events } = superviseStep(state, { kind: 'press', at: 900, side: 'white' }));
+ *   events[0];   // { type: 'move', ply: 1, san: 'e4', seq: 2, at: 200, ... }
+ */
+import { getProfile } from '../editions.js';
+import type { GameEvent, GameSettings, SupervisorInput } from '../events.js';
+import { Game } from '../game.js';
+import { startRecognition } from '../recognition/state.js';
+import { boardStep } from './board.js';
+import { applyReading, checkFlags, makeClockModel, startIfNeeded } from './clockFeed.js';
+import { onCommand, onLink } from './commands.js';
+import { startPlies, syncPlies } from './plies.js';
+import type { SupervisorOptions, SupervisorState } from './state.js';
+import { openTx, patch } from './tx.js';
+
+export type { SupervisorOptions, SupervisorState } from './state.js';
+
+export interface SupervisorStep {
+  readonly state: SupervisorState;
+  readonly events: GameEvent[];
+}
+
+/** The game from the settings' start position; throws a TypeError naming a bad setting. */
+const startGame = (settings: GameSettings): Game => {
+  if (settings.startFen === undefined) return Game.standard();
+  const game = Game.fromFen(settings.startFen);
+  if (game.isErr) throw new TypeError(`GameSettings.startFen: ${game.error.message}`);
+  return game.value;
+};
+
+/**
+ * A supervised game: the board is assumed to show the start position. `options.recognition` sets
+ * the recogniser (settle window, tracker reach); `game` may hold moves already played (a resumed
+ * game, or a script's `@moves`), which are final.
+ */
+export const startSupervision = (
+  settings: GameSettings,
+  options: Partial<SupervisorOptions> & { readonly game?: Game } = {},
+): SupervisorStep => {
+  const profile = getProfile(settings.edition, settings.gameType, settings.supervision);
+  const game = options.game ?? startGame(settings);
+  const recOptions = {
+    ...(settings.occupancyOnly ? { occupancyOnly: true } : {}),
+    ...options.recognition,
+  };
+  const rec = startRecognition(game, recOptions);
+  const plies = syncPlies(startPlies(game.truncate(0).unwrap(), profile), game, () => undefined);
+  const moves = { white: 0, black: 0 };
+  for (let ply = 1; ply <= game.length; ply++) {
+    const turn = game.positionsView()[ply - 1]?.turn;
+    if (turn) moves[turn]++;
+  }
+  const state: SupervisorState = {
+    settings,
+    profile,
+    mode: settings.art4Mode ?? 'advise',
+    seq: 0,
+    now: 0,
+    started: false,
+    rec,
+    recOptions,
+    plies,
+    clock: makeClockModel(settings.timeControl, game.turn, moves),
+    reading: undefined,
+    flagDone: { white: false, black: false },
+    illegal: { white: 0, black: 0 },
+    lastIllegal: undefined,
+    completed: { white: game.length, black: game.length },
+    offer: undefined,
+    claim: undefined,
+    claimable: undefined,
+    obligation: undefined,
+    breach: undefined,
+    illegalShown: false,
+    turnTouch: undefined,
+    resync: false,
+    epoch: 0,
+    alerted: new Set(),
+    linkLost: false,
+    ended: undefined,
+  };
+  return { state, events: [] };
+};
+
+/** Advances the supervision by one input. */
+export const superviseStep = (state: SupervisorState, input: SupervisorInput): SupervisorStep => {
+  const at = Math.max(input.at, state.now);
+  const tx = openTx(at === state.now ? state : { ...state, now: at });
+  startIfNeeded(tx, at);
+  switch (input.kind) {
+    case 'square':
+    case 'snapshot':
+    case 'press':
+    case 'adjust':
+    case 'tick':
+      if (input.kind === 'snapshot') patch(tx, { resync: true });
+      boardStep(tx, input);
+      break;
+    case 'clock':
+      boardStep(tx, { kind: 'tick', at });
+      if (!tx.st.ended) {
+        applyReading(tx, at, input.whiteMs, input.blackMs, input.running);
+        checkFlags(tx, at);
+      }
+      break;
+    case 'link':
+      boardStep(tx, { kind: 'tick', at });
+      if (!tx.st.ended) onLink(tx, input.state, at);
+      break;
+    case 'claim':
+    case 'offer':
+    case 'offerReply':
+    case 'resign':
+    case 'arbiter':
+      // The board is judged as of now first: a move made before the command counts before it.
+      boardStep(tx, { kind: 'tick', at });
+      checkFlags(tx, at);
+      onCommand(tx, input);
+      break;
+  }
+  return { state: tx.st, events: tx.events };
+};
+
+/** Runs a whole stream of inputs; returns the final state and every event in order. */
+export const runSupervision = (
+  start: SupervisorState,
+  inputs: Iterable<SupervisorInput>,
+): { state: SupervisorState; events: GameEvent[] } => {
+  let state = start;
+  const events: GameEvent[] = [];
+  for (const input of inputs) {
+    const r = superviseStep(state, input);
+    state = r.state;
+    for (const e of r.events) events.push(e);
+  }
+  return { state, events };
+};

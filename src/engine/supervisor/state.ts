@@ -1,0 +1,142 @@
+/**
+ * Supervisor state: one immutable value per game, advanced by `superviseStep` (index.ts). It holds
+ * the recogniser's state (the act of moving), the rules state after every ply (status.ts), the
+ * clock model, the counts and pending matters the Laws keep per player (illegal moves, offers,
+ * claims, Art. 4 obligations), and the next `seq`.
+ *
+ *   const { state } = startSupervision({ game: 'r1-b1', edition: 'E23', gameType: 'standard', supervision: 'full' });
+ *   state.profile.articles.touchMoveOwn;   // '4.3.1'
+ *   state.plies.length;                    // 1 (the start position)
+ */
+import type { Position } from 'chessops';
+import type { ClockState } from '../clock.js';
+import type { EditionProfile } from '../editions.js';
+import type { AlertCode, GameSettings } from '../events.js';
+import type { BoardEvent } from '../recognition/boardEvent.js';
+import type { RecognitionOptions, RecognitionState } from '../recognition/state.js';
+import type { PlyStatus, RulesState } from '../status.js';
+import type { ArticleRef, ByColor, Color } from '../types.js';
+
+/** What the supervisor knows about one ply (index 0 = the start position). */
+export interface PlyInfo {
+  /** FEN after the ply: used to notice corrections of the recognised game. */
+  readonly fen: string;
+  readonly rules: RulesState;
+  readonly status: PlyStatus;
+  /** When the ply was made (board time), undefined for the start position. */
+  readonly madeAt: number | undefined;
+}
+
+/** A touch-move duty carried into a player's next move (after an enforced Art. 4 or Art. 7 reinstatement). */
+export interface Obligation {
+  readonly color: Color;
+  /** The ply the obliged move will have. */
+  readonly ply: number;
+  /** Board events of the aborted attempt(s), prepended to the next move's evidence for Art. 4. */
+  readonly events: readonly BoardEvent[];
+  /** Moves (UCI) taken back for this duty: seen again on the board, they are not accepted. */
+  readonly forbidden: readonly string[];
+}
+
+/** A draw offer waiting for an answer. */
+export interface PendingOffer {
+  readonly by: Color;
+  /** Game length when it was made. */
+  readonly ply: number;
+  readonly at: number;
+}
+
+/** A claim waiting for the arbiter (flag in claim-only regimes is decided at once; these are the rest). */
+export interface PendingClaim {
+  readonly by: Color;
+  readonly claim: 'threefold' | 'fiftyMoves' | 'flag';
+  readonly at: number;
+}
+
+/** A completed illegal move the opponent may still claim (rapid/blitz with reduced supervision). */
+export interface ClaimableIllegal {
+  readonly offender: Color;
+  /** Game length at the press (the opponent's move, when made, closes the window). */
+  readonly ply: number;
+  readonly at: number;
+  /** Time the offender's press credited (removed when the position is reinstated). */
+  readonly creditMs: number;
+  /** The alert's code and article, repeated when the claim is upheld. */
+  readonly code: AlertCode;
+  readonly article: ArticleRef;
+  /** A square the claimant lifted a piece from since (a piece put down elsewhere then makes his move). */
+  readonly liftedFrom: number | undefined;
+  readonly closed: boolean;
+}
+
+/** Physical clock readings when no clock model runs. */
+export interface Reading {
+  readonly whiteMs: number;
+  readonly blackMs: number;
+  readonly running: Color | undefined;
+  readonly at: number;
+}
+
+export interface Ended {
+  readonly result: '1-0' | '0-1' | '1/2-1/2' | '0-0' | '*';
+  readonly at: number;
+}
+
+export interface SupervisorOptions {
+  /** Options of the recogniser (settle window, tracker reach, ...). */
+  readonly recognition: Partial<RecognitionOptions>;
+}
+
+export interface SupervisorState {
+  readonly settings: GameSettings;
+  readonly profile: EditionProfile;
+  readonly mode: 'advise' | 'enforce';
+  /** seq of the last event published (0: none yet). */
+  readonly seq: number;
+  /** Latest input time. */
+  readonly now: number;
+  /** Whether any input has been seen (the clock starts at the first one). */
+  readonly started: boolean;
+  readonly rec: RecognitionState;
+  readonly recOptions: Partial<RecognitionOptions>;
+  /** plies[i]: the position after i plies; kept in step with rec.game. */
+  readonly plies: readonly PlyInfo[];
+  readonly clock: ClockState | undefined;
+  readonly reading: Reading | undefined;
+  /** Flags already decided (each is decided once). */
+  readonly flagDone: ByColor<boolean>;
+  /** Completed illegal moves per player (Art. 7 count; one combined count from E17). */
+  readonly illegal: ByColor<number>;
+  /** The last illegal move counted: by whom, at which game length (a two-handed illegal move counts once). */
+  readonly lastIllegal: { readonly by: Color; readonly ply: number } | undefined;
+  /** The last ply each player completed by pressing (0: none). */
+  readonly completed: ByColor<number>;
+  readonly offer: PendingOffer | undefined;
+  readonly claim: PendingClaim | undefined;
+  readonly claimable: ClaimableIllegal | undefined;
+  readonly obligation: Obligation | undefined;
+  /** Art. 4 breaches alerted and not yet ruled on, for the loss of the right to claim (4.8). */
+  readonly breach: { readonly by: Color; readonly code: string; readonly ply: number } | undefined;
+  /** An illegal position is on the board (alerted as pending). */
+  readonly illegalShown: boolean;
+  /** The first piece touched by the player having the move in this turn (9.4, 9.1 lapse, 4.8). */
+  readonly turnTouch: { readonly ply: number; readonly color: Color; readonly at: number } | undefined;
+  /** The board was re-read (link back, snapshot): a mismatch is a board mismatch, not an illegal move. */
+  readonly resync: boolean;
+  /** Counts the times the board matched the game again: a new irregular board after it is a new alert. */
+  readonly epoch: number;
+  /** Keys of alerts already published, so each is published once. */
+  readonly alerted: ReadonlySet<string>;
+  readonly linkLost: boolean;
+  readonly ended: Ended | undefined;
+}
+
+/** The position after `ply`, from the recognised game. */
+export const positionAt = (st: SupervisorState, ply: number): Position => {
+  const pos = st.rec.game.positionsView()[ply];
+  if (!pos) throw new RangeError(`supervisor: no position at ply ${ply}`);
+  return pos;
+};
+
+/** The mover of `ply` (1-based): the side to move in the position before it. */
+export const moverOf = (st: SupervisorState, ply: number): Color => positionAt(st, ply - 1).turn;

@@ -1,0 +1,180 @@
+/**
+ * The board tracker (issue "Board tracker", DESIGN.md): when the board jumps (a snapshot after a
+ * reconnect, missed updates, a position restored by hand) it is found among earlier plies
+ * (takeback) or up to three plies forward when the path is unique; otherwise the board does not
+ * match. Moves are never invented. Result gestures (reference data/sensor README: kings on the
+ * centre squares) are results, never moves.
+ */
+import { describe, expect, it } from 'vitest';
+import { recognise, sansOf, summarise } from './support.js';
+
+const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR';
+
+describe('board tracker: jumps of the board', () => {
+  const cases: readonly {
+    name: string;
+    source: string;
+    moves?: string;
+    script: string;
+    expected: readonly string[];
+    sans: string;
+  }[] = [
+    {
+      name: 'takeback to the start after two completed moves',
+      source: 'issue: a takeback to any earlier ply',
+      moves: 'e4 e5',
+      script: `0 snapshot ${START}; 1000 tick`,
+      expected: ['correction 1 - (takeback)'],
+      sans: '',
+    },
+    {
+      name: 'takeback of one ply, pieces moved back by hand',
+      source: 'issue: an arbiter restored an earlier position',
+      moves: 'e4 e5 Nf3',
+      script: '0 f3 -; 200 g1 N; 1000 tick',
+      expected: ['correction 3 - (takeback)'],
+      sans: 'e4 e5',
+    },
+    {
+      name: 'one missed move (reconnect)',
+      source: 'issue: missed updates',
+      moves: 'e4',
+      script: '0 snapshot rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR; 1000 tick',
+      expected: ['move 2 e5 @0'],
+      sans: 'e4 e5',
+    },
+    {
+      name: 'three missed plies, unique path',
+      source: 'issue: up to 3 missed moves forward when the path is unique',
+      moves: 'e4',
+      script: '0 snapshot rnb1kbnr/ppp1pppp/8/3q4/8/8/PPPP1PPP/RNBQKBNR; 1000 tick',
+      expected: ['move 2 d5 @0', 'move 3 exd5 @0', 'move 4 Qxd5 @0', 'final 2 reply', 'final 3 reply'],
+      sans: 'e4 d5 exd5 Qxd5',
+    },
+    {
+      name: 'three missed plies in either order (e5 Nf3 Nc6 or Nc6 Nf3 e5): not unique, nothing invented',
+      source: 'issue: only when the path is unique',
+      moves: 'e4',
+      script: '0 snapshot r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R; 1000 tick',
+      expected: ['mismatch g1,f3,e5,c6,e7,b8 (settle, ambiguous)'],
+      sans: 'e4',
+    },
+    {
+      name: 'transposed orders with no events in between: ambiguous, nothing invented',
+      source: 'issue: it never invents moves',
+      script: '0 snapshot rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R; 1000 tick',
+      expected: ['mismatch g1,e2,f3,e4,e5,e7 (settle, ambiguous)'],
+      sans: '',
+    },
+    {
+      name: 'a snapshot showing the same position changes nothing',
+      source: 'DGT connection recipe: a dump after every reconnect (dgt-protocol.md §5.3)',
+      moves: 'e4',
+      script: '0 snapshot rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR; 1000 tick',
+      expected: [],
+      sans: 'e4',
+    },
+  ];
+  it.each(cases)('$name ($source)', c => {
+    const r = recognise(c.script, c.moves ? { moves: c.moves } : {});
+    expect(summarise(r.outputs)).toEqual(c.expected);
+    expect(sansOf(r)).toBe(c.sans);
+  });
+
+  it('four missed plies are reported as a mismatch naming the squares that differ', () => {
+    const r = recognise('0 snapshot r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R; 1000 tick', {
+      moves: 'e4',
+    });
+    const out = r.outputs.find(o => o.type === 'mismatch');
+    expect(out?.type).toBe('mismatch');
+    if (out?.type === 'mismatch') {
+      expect(out.reason).toBe('unreachable');
+      expect(out.squares.length).toBe(10);
+    }
+    expect(sansOf(r)).toBe('e4');
+  });
+
+  it('a takeback to a repeated position goes to the latest such ply and says so', () => {
+    // Reference §13.9 knight shuffle: the start position recurs after 4 plies.
+    const r = recognise(`0 snapshot ${START}; 1000 tick`, { moves: 'Nf3 Nf6 Ng1 Ng8 e4' });
+    const c = r.outputs.find(o => o.type === 'correction');
+    expect(c?.type === 'correction' && [c.fromPly, c.reason, c.confidence]).toEqual([
+      5,
+      'takeback',
+      'repeated',
+    ]);
+    expect(sansOf(r)).toBe('Nf3 Nf6 Ng1 Ng8');
+  });
+
+  it('moves found across a jump are marked as not observed', () => {
+    const r = recognise('0 snapshot rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R; 1000 tick', {
+      moves: 'e4',
+    });
+    const moves = r.outputs.flatMap(o => (o.type === 'move' ? [o] : []));
+    expect(moves.map(m => [m.san, m.observed])).toEqual([
+      ['e5', false],
+      ['Nf3', true],
+    ]);
+  });
+});
+
+describe('result gestures: both kings on the centre squares are results, never moves', () => {
+  /** Kings far from the centre; e4, d5 light, d4, e5 dark. */
+  const KINGS = '4k3/8/8/8/8/8/8/4K3 w - - 0 1';
+  const cases: readonly { name: string; source: string; script: string; fen?: string; result: string }[] = [
+    {
+      name: 'both on light squares: White won',
+      source: 'data/sensor README (lila #11783)',
+      script: '0 e1 -; 100 e4 K; 500 e8 -; 700 d5 k; 2000 tick',
+      result: '1-0',
+    },
+    {
+      name: 'both on dark squares: Black won',
+      source: 'data/sensor README (lila #11783)',
+      script: '0 e1 -; 100 d4 K; 500 e8 -; 700 e5 k; 2000 tick',
+      result: '0-1',
+    },
+    {
+      name: 'one light, one dark: a draw',
+      source: 'data/sensor README (picochess #263)',
+      script: '0 e1 -; 100 e4 K; 500 e8 -; 700 e5 k; 2000 tick',
+      result: '1/2-1/2',
+    },
+    {
+      name: 'other pieces removed from the centre first (the ritual)',
+      source: 'issue: result rituals remove other pieces from the centre before the kings are placed',
+      fen: '4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1',
+      script: '0 e4 -; 300 d5 -; 900 e1 -; 1100 e4 K; 1800 e8 -; 2000 d5 k; 4000 tick',
+      result: '1-0',
+    },
+  ];
+  it.each(cases)('$name ($source)', c => {
+    const r = recognise(c.script, { fen: c.fen ?? KINGS });
+    expect(summarise(r.outputs)).toEqual([`result ${c.result}`]);
+    expect(sansOf(r)).toBe('');
+    expect(r.state.status.kind).toBe('ended');
+  });
+
+  it('a king that stood next to the centre and stepped onto it legally is held back, then becomes part of the gesture', () => {
+    // Issue: "never a move, even when a king stood next to the centre". Ke4 is legal here.
+    const r = recognise('0 e3 -; 200 e4 K; 1200 d6 -; 1500 d5 k; 3000 tick', {
+      fen: '8/8/3k4/8/8/4K3/8/8 w - - 0 1',
+    });
+    expect(summarise(r.outputs)).toEqual(['result 1-0']);
+    expect(sansOf(r)).toBe('');
+  });
+
+  it('the same king move followed by an ordinary reply is published as a move', () => {
+    const r = recognise('0 e3 -; 200 e4 K; 1200 h7 -; 1400 h6 p; 3000 tick', {
+      fen: '8/7p/3k4/8/8/4K3/8/8 w - - 0 1',
+    });
+    expect(sansOf(r)).toBe('Ke4 h6');
+    expect(r.outputs.filter(o => o.type === 'correction' || o.type === 'result')).toEqual([]);
+  });
+
+  it('the same king move left alone is published after the gesture hold', () => {
+    const r = recognise('0 e3 -; 200 e4 K; 2000 tick; 2800 tick', { fen: '8/7p/3k4/8/8/4K3/8/8 w - - 0 1' });
+    const move = r.outputs.find(o => o.type === 'move');
+    expect(move?.type === 'move' && [move.san, move.publishedAt]).toEqual(['Ke4', 2700]);
+  });
+});
