@@ -65,7 +65,12 @@ export interface RulesState {
   readonly table: RepetitionTable;
   /** The outcome if the game has ended automatically. */
   readonly end: Outcome | undefined;
+  /** The last dead-position verdict and the castling rights it was computed under (see `deadFor`). */
+  readonly dead: DeadVerdict;
+  readonly castling: string;
 }
+
+type DeadVerdict = { readonly verdict: Verdict; readonly method: string };
 
 const unwrapOutcome = (r: { isOk: boolean; unwrap: () => Outcome }): Outcome => r.unwrap();
 
@@ -113,16 +118,36 @@ const claimsOf = (pos: Position, profile: EditionProfile, table: RepetitionTable
 export const DEAD_SEARCH_MAX_PIECES = 10;
 
 /**
- * The dead-position verdict after a ply. Static proofs (material, pawn blockade) run on every ply;
- * the bounded search over reachable positions only runs in sparse positions, where forced
- * sequences to a dead position occur, so a game's status costs microseconds per ply in the
- * middlegame. 'unknown' is never treated as dead.
+ * The dead-position verdict after a ply. Static proofs (material, pawn blockade) are cheap; the
+ * bounded search over reachable positions only runs in sparse positions, where forced sequences to
+ * a dead position occur. 'unknown' is never treated as dead.
  */
-const deadOf = (pos: Position): { verdict: Verdict; method: string } =>
+const deadOf = (pos: Position): DeadVerdict =>
   isDeadPosition(pos, { search: pos.board.occupied.size() <= DEAD_SEARCH_MAX_PIECES ? 'auto' : 'never' });
 
-const statusOf = (pos: Position, state: RulesState, ply: number, wasEnded: boolean): PlyStatus => {
-  const dead = deadOf(pos);
+const castlingOf = (pos: Position): string => [...pos.castles.castlingRights].join(',');
+
+/**
+ * Reuses the previous verdict while nothing irreversible happened. Moves that are neither captures,
+ * pawn moves nor losses of castling rights can be played back, so every position reached that way
+ * can reach exactly the same positions: a proof that a helpmate exists ('no') or cannot exist
+ * ('yes') holds for all of them, and a search that ran out of budget would explore the same space
+ * again. Verdicts that depend on the position itself (mate or stalemate on the board, a search not
+ * tried) are recomputed.
+ */
+const deadFor = (pos: Position, prev: RulesState): DeadVerdict => {
+  const reversible = pos.halfmoves > 0 && castlingOf(pos) === prev.castling;
+  const reusable = prev.dead.method !== 'terminal' && prev.dead.method !== 'open';
+  return reversible && reusable ? prev.dead : deadOf(pos);
+};
+
+const statusOf = (
+  pos: Position,
+  state: RulesState,
+  ply: number,
+  wasEnded: boolean,
+  dead: DeadVerdict,
+): PlyStatus => {
   const end = wasEnded ? undefined : automaticEnd(pos, state.profile, state.table, dead.verdict);
   const { key, plies } = state.table.occurrencesAt();
   return {
@@ -148,16 +173,18 @@ export const startRules = (
   profile: EditionProfile,
 ): { state: RulesState; status: PlyStatus } => {
   const table = RepetitionTable.empty().add(makePositionKey(start, keyRules(profile)));
-  const base: RulesState = { profile, table, end: undefined };
-  const status = statusOf(start, base, 0, false);
+  const dead = deadOf(start);
+  const base: RulesState = { profile, table, end: undefined, dead, castling: castlingOf(start) };
+  const status = statusOf(start, base, 0, false, dead);
   return { state: { ...base, end: status.end }, status };
 };
 
 /** Adds the position after the next ply and returns the new state and that ply's status. */
 export const applyPly = (state: RulesState, pos: Position): { state: RulesState; status: PlyStatus } => {
   const table = state.table.add(makePositionKey(pos, keyRules(state.profile)));
-  const next: RulesState = { ...state, table };
-  const status = statusOf(pos, next, table.lastPly, state.end !== undefined);
+  const dead = deadFor(pos, state);
+  const next: RulesState = { ...state, table, dead, castling: castlingOf(pos) };
+  const status = statusOf(pos, next, table.lastPly, state.end !== undefined, dead);
   return { state: { ...next, end: state.end ?? status.end }, status };
 };
 
