@@ -1,13 +1,26 @@
 /**
- * The composition root: the only place that wires the real process (files, stdout, stderr, exit
- * code) to the application. `bin/chessbridge.js` calls `main` from the built `dist/`.
+ * The composition root: the only place that wires the real process (files, stdout, stderr,
+ * signals, systemd, the exit code) to the application, and the owner of the daemon's one
+ * subscription. `bin/chessbridge.js` calls `main` from the built `dist/`.
  *
  *   process.exitCode = await main(process.argv.slice(2));
  */
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runCli } from './bridge/cli.js';
+import { asyncScheduler, finalize, firstValueFrom, type Observable, Subject, takeUntil, tap } from 'rxjs';
+import { runCli, type DemoRequest } from './bridge/cli.js';
+import { type Config, loadConfig, unknownEnvNames } from './bridge/config/index.js';
+import { Daemon } from './bridge/daemon/daemon.js';
+import { DemoVenue, hasProgram, portOr } from './bridge/daemon/demo.js';
+import type { BoardOpener } from './bridge/daemon/drivers.js';
+import { engineSupervisor } from './bridge/daemon/engine.js';
+import { replayJournals } from './bridge/daemon/journalReplay.js';
+import { type Logger, makeLogger } from './bridge/logger.js';
+import { defaultPortsDeps, formatPortsReport, runPorts } from './bridge/ports.js';
+import { nodeScriptIo, replayScripts } from './bridge/replayScript.js';
+import { SdNotify, watchdog$ } from './bridge/sdNotify.js';
 import { decodePgnBytes } from './engine/pgnRead.js';
 
 /** The package root: one level above `src/` or `dist/`. */
@@ -17,12 +30,188 @@ export const EXAMPLES = ['opera-game.pgn', 'repetition.pgn', 'dead-position.pgn'
   join(PACKAGE_ROOT, 'examples', f),
 );
 
+/** The daemon's clock: milliseconds since the epoch, monotonic within the process. */
+export const daemonClock = (): number => performance.timeOrigin + performance.now();
+
+const version = async (): Promise<string> => {
+  try {
+    const pkg = JSON.parse(await readFile(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
+      version?: string;
+    };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+};
+
 /** A closed pipe (`chessbridge replay … | head`) ends the output quietly, as Unix tools do. */
 const quietOnClosedPipe = (stream: NodeJS.WriteStream): void => {
   stream.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw e;
   });
+};
+
+const loggerFor = (config: Config): Logger =>
+  makeLogger({
+    level: config.logging.level,
+    format: config.logging.format,
+    write: line => process.stdout.write(line),
+  });
+
+const describe = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+interface ServeOptions {
+  readonly extras?: (daemon: Daemon) => readonly Observable<unknown>[];
+  /** Called once the daemon serves (the demo prints its addresses). */
+  readonly ready?: (daemon: Daemon) => void;
+  readonly brokerPorts?: { readonly port: number; readonly wsPort: number };
+  /** How boards are opened, when not as serial ports (the demo without socat). */
+  readonly openBoard?: BoardOpener;
+}
+
+/**
+ * Runs a daemon until SIGTERM or SIGINT (or the extras complete, for `demo --once`): start in
+ * order, the one subscription, READY and the watchdog for systemd, then stop in reverse.
+ */
+const serve = async (config: Config, log: Logger, options: ServeOptions = {}): Promise<number> => {
+  const daemonLog = log.child('bridge:main');
+  const notify = new SdNotify({ env: process.env, log: daemonLog });
+  const shutdown$ = new Subject<string>();
+  const onSignal = (signal: NodeJS.Signals) => () => shutdown$.next(signal);
+  const signals: [NodeJS.Signals, () => void][] = [
+    ['SIGTERM', onSignal('SIGTERM')],
+    ['SIGINT', onSignal('SIGINT')],
+  ];
+  for (const [s, f] of signals) process.on(s, f);
+  const stopped = firstValueFrom(shutdown$);
+  const daemon = new Daemon({
+    config,
+    log,
+    engine: engineSupervisor(),
+    scheduler: asyncScheduler,
+    now: daemonClock,
+    version: await version(),
+    ...(options.brokerPorts === undefined ? {} : { brokerPorts: options.brokerPorts }),
+    ...(options.openBoard === undefined ? {} : { openBoard: options.openBoard }),
+  });
+  let code = 0;
+  try {
+    await daemon.start();
+    const extras = options.extras?.(daemon) ?? [];
+    const done =
+      extras.length === 0
+        ? []
+        : [
+            // The demo's games: when they are over (--once), so is the daemon.
+            ...extras.map(e => e.pipe(finalize(() => shutdown$.next('games over')))),
+          ];
+    // The one subscription of the process; takeUntil(shutdown$) is last.
+    const subscription = daemon
+      .pipeline$([watchdog$(notify, asyncScheduler), ...done])
+      .pipe(
+        tap({ error: (e: unknown) => daemonLog.error(`pipeline failed: ${describe(e)}`) }),
+        takeUntil(shutdown$),
+      )
+      .subscribe({ error: () => shutdown$.next('error') });
+    const games = daemon.games?.open().length ?? 0;
+    await notify.ready(`serving ${config.boards.length} boards, ${games} games in play`);
+    daemonLog.info(`ready: ${config.boards.length} boards, ${games} games in play`);
+    options.ready?.(daemon);
+    const reason = await stopped;
+    daemonLog.info(`stopping (${reason})`);
+    if (reason === 'error') code = 1;
+    await notify.stopping(`stopping (${reason})`);
+    subscription.unsubscribe();
+  } catch (e) {
+    daemonLog.error(`cannot start: ${describe(e)}`);
+    code = 1;
+  } finally {
+    await daemon.stop();
+    for (const [s, f] of signals) process.off(s, f);
+  }
+  return code;
+};
+
+const check = async (path: string) => {
+  const r = await loadConfig({ path }, { env: process.env });
+  const warnings = unknownEnvNames(process.env).map(n => `${n} names no configuration field`);
+  if (r.isErr) return { problems: r.error.problems, summary: '', warnings };
+  const c = r.value;
+  return {
+    problems: [],
+    summary: `valid: ${c.boards.length} boards, ${c.pairings.length} pairings, ${c.laws.edition} ${c.laws.gameType}, MQTT ${c.mqtt.url ?? 'embedded broker'}`,
+    warnings,
+  };
+};
+
+const runDaemon = async (path: string): Promise<number> => {
+  const r = await loadConfig({ path }, { env: process.env });
+  if (r.isErr) {
+    process.stderr.write(`chessbridge run: ${r.error.problems.length} problems in ${path}\n`);
+    for (const p of r.error.problems) process.stderr.write(`  ${p}\n`);
+    return 1;
+  }
+  const log = loggerFor(r.value);
+  for (const name of unknownEnvNames(process.env))
+    log.warn(`environment: ${name} names no configuration field`);
+  return serve(r.value, log);
+};
+
+const runDemo = async (request: DemoRequest): Promise<number> => {
+  const dir = await mkdtemp(join(tmpdir(), 'chessbridge-demo-'));
+  const rounds = request.rounds ?? (request.once ? 1 : 20);
+  // Each board on a pseudo-terminal pair needs socat; without it the boards use in-process links.
+  const link = (await hasProgram('socat')) ? 'pty' : 'memory';
+  if (link === 'memory')
+    process.stderr.write(
+      'chessbridge demo: socat is not installed; the boards use in-process links instead of serial ports\n',
+    );
+  const venue = new DemoVenue({
+    boards: request.boards,
+    speed: request.speed,
+    rounds,
+    dir,
+    seed: request.seed,
+    link,
+    now: daemonClock,
+  });
+  try {
+    await venue.start();
+    const ports = { mqtt: await portOr(1883), ws: await portOr(9001), http: await portOr(8080) };
+    const r = await loadConfig({ text: venue.configText(ports), name: 'demo' });
+    if (r.isErr) {
+      process.stderr.write(`chessbridge demo: ${r.error.message}\n`);
+      return 1;
+    }
+    const log = loggerFor(r.value);
+    const openBoard = venue.opener();
+    return await serve(r.value, log, {
+      ...(openBoard === undefined ? {} : { openBoard }),
+      extras: daemon => {
+        const boards = daemon.boards;
+        return boards === undefined ? [] : [venue.play$(boards)];
+      },
+      ready: daemon => {
+        const a = daemon.addresses;
+        const lines = [
+          '',
+          `chessbridge demo: ${request.boards} emulated DGT boards playing (speed ${request.speed}×)`,
+          a?.http === undefined ? '' : `  hall display    ${a.http}/ui/display/index.html?round=1`,
+          a?.http === undefined ? '' : `  one board       ${a.http}/ui/display/board.html?game=r1-b1`,
+          a?.http === undefined ? '' : `  arbiter console ${a.http}/ui/console/index.html`,
+          a?.http === undefined ? '' : `  live PGN        ${a.http}/round-1/games.pgn`,
+          `  MQTT            ${a?.mqtt ?? ''}${a?.ws === undefined ? '' : ` (WebSocket ${a.ws})`}, topics chessbridge/#`,
+          request.once ? '  exits when the games are over' : '  Ctrl-C to stop',
+          '',
+        ];
+        process.stdout.write(`${lines.join('\n')}\n`);
+      },
+    });
+  } finally {
+    await venue.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
 };
 
 export const main = (argv: readonly string[]): Promise<number> => {
@@ -33,5 +222,32 @@ export const main = (argv: readonly string[]): Promise<number> => {
     err: line => process.stderr.write(`${line}\n`),
     decode: decodePgnBytes,
     examples: EXAMPLES,
+    env: process.env,
+    check,
+    runDaemon,
+    runDemo,
+    ports: async (paths, probe, timeoutMs) =>
+      formatPortsReport(
+        await runPorts(
+          { paths, probe, ...(timeoutMs === undefined ? {} : { timeoutMs }) },
+          defaultPortsDeps(),
+        ),
+      ),
+    replayScripts: (paths, json) =>
+      replayScripts(
+        paths,
+        { json },
+        nodeScriptIo,
+        l => process.stdout.write(`${l}\n`),
+        l => process.stderr.write(`${l}\n`),
+      ),
+    replayJournals: (paths, json) =>
+      replayJournals(
+        paths,
+        { json },
+        engineSupervisor(),
+        l => process.stdout.write(`${l}\n`),
+        l => process.stderr.write(`${l}\n`),
+      ),
   });
 };

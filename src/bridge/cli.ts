@@ -1,83 +1,136 @@
 /**
- * The command line: parses arguments and runs a subcommand with injected input and output, so
- * tests drive it without a process. `src/main.ts` wires it to the real process.
+ * The command line: parses arguments and runs a subcommand with injected input, output and
+ * services, so tests drive it without a process. `src/main.ts` wires it to the real process.
  *
- *   const code = await runCli(['replay', 'games.pgn', '--json'], { readFile, out, err });
+ *   const code = await runCli(['check', 'config/single-board.yaml'], io);
  *
- * Subcommands today: `replay FILE.pgn` and `demo`. Usage errors exit with 2, bad input files with 1.
+ * Commands: `run -c FILE` (the daemon), `demo` (a venue of emulated boards), `check FILE`,
+ * `ports [PATH...]`, `replay FILE...` (PGN files, board scripts, game journals). Exit codes:
+ * 0 success, 1 a failure (a bad file or configuration, the daemon failed), 2 a usage error.
  */
 import { type EditionProfile, getProfile } from '../engine/editions.js';
 import { isEdition, isGameType, type Edition, type GameType, type Supervision } from '../engine/types.js';
 import { formatReplayText, replayPgn } from './replay.js';
+import { COMMAND_USAGE, USAGE } from './daemon/usage.js';
 
-/** What the CLI may touch: files to read, and two output streams. */
+export { USAGE } from './daemon/usage.js';
+
+export interface DemoRequest {
+  readonly boards: number;
+  readonly speed: number;
+  readonly once: boolean;
+  readonly rounds: number | undefined;
+  readonly seed: number;
+}
+
+/** What the CLI may touch: files to read, two output streams, and the services main provides. */
 export interface CliIo {
   readonly readFile: (path: string) => Promise<Uint8Array>;
   readonly out: (line: string) => void;
   readonly err: (line: string) => void;
   /** Decodes file bytes to text (PGN: UTF-8 or Latin-1). */
   readonly decode: (bytes: Uint8Array) => string;
-  /** Example files for `demo`, with their display names. */
+  /** Example PGN files (`replay --examples`). */
   readonly examples: readonly string[];
+  /** Validates a configuration file: every problem as `path: problem` (empty: valid), and a summary. */
+  readonly check?: (
+    path: string,
+  ) => Promise<{ problems: readonly string[]; summary: string; warnings: readonly string[] }>;
+  /** Runs the daemon until a signal; resolves to the exit code. */
+  readonly runDaemon?: (configPath: string) => Promise<number>;
+  /** Runs the demo; resolves to the exit code. */
+  readonly runDemo?: (request: DemoRequest) => Promise<number>;
+  /** Lists and probes serial ports; the report's lines. */
+  readonly ports?: (
+    paths: readonly string[],
+    probe: boolean,
+    timeoutMs: number | undefined,
+  ) => Promise<string[]>;
+  /** Replays board scripts (`.cbs` files or folders of them); resolves to the exit code. */
+  readonly replayScripts?: (paths: readonly string[], json: boolean) => Promise<number>;
+  /** Replays game journals (`.jsonl`) through the supervisor; resolves to the exit code. */
+  readonly replayJournals?: (paths: readonly string[], json: boolean) => Promise<number>;
+  /** The environment (CHESSBRIDGE_CONFIG). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
-
-export const USAGE = [
-  'usage: chessbridge <command> [options]',
-  '',
-  'commands:',
-  '  replay FILE.pgn [--json] [--edition E] [--type T] [--supervision S]',
-  '                       replay recorded games through the rules and print what they decide',
-  '  demo                 replay the example games under the current Laws and an older edition',
-  '',
-  'options:',
-  '  --edition E          Laws of Chess edition: E97, E09, E14, E17, E18, E23 (default E23)',
-  '  --type T             standard, rapid or blitz (default standard)',
-  '  --supervision S      full or reduced (default full)',
-  '  --json               one JSON object a line instead of text',
-];
 
 interface Options {
-  readonly json: boolean;
-  readonly edition: Edition;
-  readonly gameType: GameType;
-  readonly supervision: Supervision;
-  readonly positional: string[];
+  readonly flags: ReadonlySet<string>;
+  readonly values: ReadonlyMap<string, string>;
+  readonly positional: readonly string[];
 }
+
+/** Options that take a value, per command (`-c` is `--config`). */
+const VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  run: ['--config'],
+  demo: ['--boards', '--speed', '--rounds', '--seed'],
+  check: [],
+  ports: ['--timeout'],
+  replay: ['--edition', '--type', '--supervision'],
+};
+const FLAG_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  run: [],
+  demo: ['--once'],
+  check: [],
+  ports: ['--no-probe'],
+  replay: ['--json', '--examples'],
+};
 
 type Parsed = { ok: true; value: Options } | { ok: false; error: string };
 
-const parseOptions = (args: readonly string[]): Parsed => {
-  let json = false;
-  let edition: Edition = 'E23';
-  let gameType: GameType = 'standard';
-  let supervision: Supervision = 'full';
+const parseOptions = (command: string, args: readonly string[]): Parsed => {
+  const flags = new Set<string>();
+  const values = new Map<string, string>();
   const positional: string[] = [];
   for (let i = 0; i < args.length; i++) {
-    const a = args[i] ?? '';
-    const value = (): string | undefined => args[++i];
-    if (a === '--json') json = true;
-    else if (a === '--edition') {
-      const v = value() ?? '';
-      if (!isEdition(v))
-        return { ok: false, error: `--edition: unknown edition "${v}" (E97, E09, E14, E17, E18, E23)` };
-      edition = v;
-    } else if (a === '--type') {
-      const v = value() ?? '';
-      if (!isGameType(v))
-        return { ok: false, error: `--type: unknown game type "${v}" (standard, rapid, blitz)` };
-      gameType = v;
-    } else if (a === '--supervision') {
-      const v = value() ?? '';
-      if (v !== 'full' && v !== 'reduced')
-        return { ok: false, error: `--supervision: "${v}" is not full or reduced` };
-      supervision = v;
-    } else if (a.startsWith('--')) return { ok: false, error: `unknown option ${a}` };
-    else positional.push(a);
+    let a = args[i] ?? '';
+    if (a === '-c') a = '--config';
+    if (a === '--help' || a === '-h') flags.add('--help');
+    else if (a.startsWith('-') && a !== '-') {
+      const [name = a, inline] = a.includes('=')
+        ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)]
+        : [a, undefined];
+      if ((VALUE_OPTIONS[command] ?? []).includes(name)) {
+        const v = inline ?? args[++i];
+        if (v === undefined) return { ok: false, error: `${name} needs a value` };
+        values.set(name, v);
+      } else if ((FLAG_OPTIONS[command] ?? []).includes(name) && inline === undefined) flags.add(name);
+      else return { ok: false, error: `unknown option ${a}` };
+    } else positional.push(a);
   }
-  return { ok: true, value: { json, edition, gameType, supervision, positional } };
+  return { ok: true, value: { flags, values, positional } };
 };
 
-const replayFile = async (
+const number = (
+  o: Options,
+  name: string,
+  fallback: number,
+  check: (n: number) => boolean,
+): number | string => {
+  const text = o.values.get(name);
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  return Number.isFinite(n) && check(n) ? n : `${name}: "${text}" is not a valid value`;
+};
+
+interface LawsChoice {
+  readonly edition: Edition;
+  readonly gameType: GameType;
+  readonly supervision: Supervision;
+}
+
+const lawsOf = (o: Options): LawsChoice | string => {
+  const edition = o.values.get('--edition') ?? 'E23';
+  if (!isEdition(edition)) return `--edition: unknown edition "${edition}" (E97, E09, E14, E17, E18, E23)`;
+  const gameType = o.values.get('--type') ?? 'standard';
+  if (!isGameType(gameType)) return `--type: unknown game type "${gameType}" (standard, rapid, blitz)`;
+  const supervision = o.values.get('--supervision') ?? 'full';
+  if (supervision !== 'full' && supervision !== 'reduced')
+    return `--supervision: "${supervision}" is not full or reduced`;
+  return { edition, gameType, supervision };
+};
+
+const replayPgnFile = async (
   path: string,
   profile: EditionProfile,
   json: boolean,
@@ -98,43 +151,112 @@ const replayFile = async (
   return errors > 0 ? 1 : 0;
 };
 
+const missing = (io: CliIo, command: string): number => {
+  io.err(`chessbridge ${command}: not available in this build`);
+  return 1;
+};
+
+const replay = async (o: Options, io: CliIo): Promise<number> => {
+  const laws = lawsOf(o);
+  if (typeof laws === 'string') return usage(io, 'replay', laws);
+  const json = o.flags.has('--json');
+  const files = o.flags.has('--examples') ? [...io.examples] : [...o.positional];
+  if (files.length === 0)
+    return usage(io, 'replay', 'give at least one file (PGN, board script or game journal)');
+  const profile = getProfile(laws.edition, laws.gameType, laws.supervision);
+  let code = 0;
+  const pgn = files.filter(f => f.toLowerCase().endsWith('.pgn'));
+  const journals = files.filter(f => f.toLowerCase().endsWith('.jsonl'));
+  const scripts = files.filter(f => !pgn.includes(f) && !journals.includes(f));
+  for (const file of pgn) {
+    if (files.length > 1 && !json) io.out(`--- ${file.split('/').pop() ?? file}`);
+    code = Math.max(code, await replayPgnFile(file, profile, json, io));
+  }
+  if (journals.length > 0)
+    code = Math.max(
+      code,
+      io.replayJournals ? await io.replayJournals(journals, json) : missing(io, 'replay'),
+    );
+  if (scripts.length > 0)
+    code = Math.max(code, io.replayScripts ? await io.replayScripts(scripts, json) : missing(io, 'replay'));
+  return code;
+};
+
+const usage = (io: CliIo, command: string, problem: string): number => {
+  io.err(`chessbridge ${command}: ${problem}`);
+  for (const line of COMMAND_USAGE[command] ?? USAGE) io.err(line);
+  return 2;
+};
+
 /** Runs the CLI; resolves to the process exit code. */
 export const runCli = async (argv: readonly string[], io: CliIo): Promise<number> => {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
-    for (const line of USAGE) (command === undefined ? io.err : io.out)(line);
+    const topic = command === 'help' ? rest[0] : undefined;
+    for (const line of (topic === undefined ? undefined : COMMAND_USAGE[topic]) ?? USAGE)
+      (command === undefined ? io.err : io.out)(line);
     return command === undefined ? 2 : 0;
   }
-  const parsed = parseOptions(rest);
-  if (!parsed.ok) {
-    io.err(`chessbridge ${command}: ${parsed.error}`);
+  if (!(command in VALUE_OPTIONS)) {
+    io.err(`chessbridge: unknown command "${command}"`);
+    for (const line of USAGE) io.err(line);
     return 2;
   }
-  const { json, edition, gameType, supervision, positional } = parsed.value;
+  const parsed = parseOptions(command, rest);
+  if (!parsed.ok) return usage(io, command, parsed.error);
+  const o = parsed.value;
+  if (o.flags.has('--help')) {
+    for (const line of COMMAND_USAGE[command] ?? USAGE) io.out(line);
+    return 0;
+  }
   switch (command) {
-    case 'replay': {
-      const [file, ...extra] = positional;
-      if (file === undefined || extra.length > 0) {
-        io.err('chessbridge replay: give exactly one PGN file');
-        return 2;
-      }
-      return replayFile(file, getProfile(edition, gameType, supervision), json, io);
+    case 'run': {
+      const file = o.values.get('--config') ?? o.positional[0] ?? io.env?.CHESSBRIDGE_CONFIG;
+      if (file === undefined || o.positional.length > (o.values.has('--config') ? 0 : 1))
+        return usage(io, 'run', 'give the configuration file: chessbridge run -c FILE');
+      return io.runDaemon ? io.runDaemon(file) : missing(io, 'run');
     }
     case 'demo': {
-      let code = 0;
-      for (const ed of ['E23', 'E09'] as const) {
-        io.out(`=== Example games under the ${ed} Laws of Chess (${gameType}) ===`);
-        for (const file of io.examples) {
-          if (!json) io.out(`--- ${file.split('/').pop() ?? file}`);
-          code = Math.max(code, await replayFile(file, getProfile(ed, gameType, supervision), json, io));
-        }
-        io.out('');
-      }
-      return code;
+      if (o.positional.length > 0) return usage(io, 'demo', `unexpected argument "${o.positional[0] ?? ''}"`);
+      const boards = number(o, '--boards', 4, n => Number.isInteger(n) && n >= 1 && n <= 64);
+      const speed = number(o, '--speed', 1, n => n > 0 && n <= 50);
+      const rounds = number(o, '--rounds', 0, n => Number.isInteger(n) && n >= 1 && n <= 100);
+      const seed = number(o, '--seed', 1, n => Number.isInteger(n));
+      for (const v of [boards, speed, rounds, seed]) if (typeof v === 'string') return usage(io, 'demo', v);
+      const request: DemoRequest = {
+        boards: boards as number,
+        speed: speed as number,
+        once: o.flags.has('--once'),
+        rounds: (rounds as number) === 0 ? undefined : (rounds as number),
+        seed: seed as number,
+      };
+      return io.runDemo ? io.runDemo(request) : missing(io, 'demo');
     }
+    case 'check': {
+      const [file, ...extra] = o.positional;
+      if (file === undefined || extra.length > 0)
+        return usage(io, 'check', 'give exactly one configuration file');
+      if (!io.check) return missing(io, 'check');
+      const r = await io.check(file);
+      for (const w of r.warnings) io.err(`warning: ${w}`);
+      if (r.problems.length > 0) {
+        io.err(`${file}: ${r.problems.length} problem${r.problems.length === 1 ? '' : 's'}`);
+        for (const p of r.problems) io.err(`  ${p}`);
+        return 1;
+      }
+      io.out(`${file}: ${r.summary}`);
+      return 0;
+    }
+    case 'ports': {
+      const timeout = number(o, '--timeout', 1500, n => n >= 100 && n <= 60_000);
+      if (typeof timeout === 'string') return usage(io, 'ports', timeout);
+      if (!io.ports) return missing(io, 'ports');
+      for (const line of await io.ports(o.positional, !o.flags.has('--no-probe'), timeout)) io.out(line);
+      return 0;
+    }
+    case 'replay':
+      return replay(o, io);
     default:
-      io.err(`chessbridge: unknown command "${command}"`);
-      for (const line of USAGE) io.err(line);
-      return 2;
+      return usage(io, command, 'unknown command');
   }
 };

@@ -1,13 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { type CliIo, runCli } from '../../src/bridge/cli.js';
+import { type CliIo, type DemoRequest, runCli } from '../../src/bridge/cli.js';
 import { decodePgnBytes } from '../../src/engine/pgnRead.js';
 import { EXAMPLES } from '../../src/main.js';
 
-const run = async (argv: string[], files: Record<string, string> = {}) => {
+const run = async (argv: string[], files: Record<string, string> = {}, services: Partial<CliIo> = {}) => {
   const out: string[] = [];
   const err: string[] = [];
   const io: CliIo = {
+    ...services,
     readFile: async path => {
       if (path in files) return new TextEncoder().encode(files[path]);
       return readFile(path);
@@ -87,7 +88,9 @@ describe('chessbridge replay', () => {
 
   it('refuses bad usage with exit code 2 and a message naming the problem', async () => {
     expect(await run([])).toMatchObject({ code: 2 });
-    expect((await run(['replay'])).err).toEqual(['chessbridge replay: give exactly one PGN file']);
+    expect((await run(['replay'])).err[0]).toBe(
+      'chessbridge replay: give at least one file (PGN, board script or game journal)',
+    );
     expect((await run(['replay', 'x.pgn', '--edition', 'E15'])).err[0]).toBe(
       'chessbridge replay: --edition: unknown edition "E15" (E97, E09, E14, E17, E18, E23)',
     );
@@ -97,13 +100,136 @@ describe('chessbridge replay', () => {
     expect(missing.err[0]).toMatch(/^chessbridge: cannot read no-such-file\.pgn: /);
   });
 
-  it('demo replays the examples under E23 and E09 as text', async () => {
-    const { code, out } = await run(['demo']);
-    expect(code).toBe(0);
-    expect(out).toContain('=== Example games under the E23 Laws of Chess (standard) ===');
-    expect(out.some(l => /game over by fivefold repetition, 1\/2-1\/2 \[E23 art\. 9\.6\.1\]/.test(l))).toBe(
-      true,
+  it('replays the shipped examples as text, under the edition asked for', async () => {
+    const e23 = await run(['replay', '--examples']);
+    expect(e23.code).toBe(0);
+    expect(
+      e23.out.some(l => /game over by fivefold repetition, 1\/2-1\/2 \[E23 art\. 9\.6\.1\]/.test(l)),
+    ).toBe(true);
+    const e09 = await run(['replay', '--examples', '--edition', 'E09']);
+    expect(e09.out.some(l => /game over by checkmate, 1-0 \[E09 art\. 5\.1\.a\]/.test(l))).toBe(true);
+    expect(e09.out).toContain('--- opera-game.pgn');
+  });
+
+  it('sends journals and board scripts to their replays, PGN files to the rules replay', async () => {
+    const journals: string[] = [];
+    const scripts: string[] = [];
+    const { code, out } = await run(
+      ['replay', EXAMPLES[0]!, 'journal/games/r1-b3.jsonl', 'test/scenarios', '--json'],
+      {},
+      {
+        replayJournals: (paths, json) => {
+          journals.push(...paths, String(json));
+          return Promise.resolve(0);
+        },
+        replayScripts: paths => {
+          scripts.push(...paths);
+          return Promise.resolve(1);
+        },
+      },
     );
-    expect(out.some(l => /game over by checkmate, 1-0 \[E09 art\. 5\.1\.a\]/.test(l))).toBe(true);
+    expect(journals).toEqual(['journal/games/r1-b3.jsonl', 'true']);
+    expect(scripts).toEqual(['test/scenarios']);
+    expect(out.length).toBeGreaterThan(30);
+    expect(code).toBe(1);
+  });
+});
+
+describe('chessbridge run, demo, check, ports', () => {
+  it('runs the daemon with -c FILE, --config=FILE or $CHESSBRIDGE_CONFIG', async () => {
+    const started: string[] = [];
+    const runDaemon = (path: string) => {
+      started.push(path);
+      return Promise.resolve(0);
+    };
+    expect((await run(['run', '-c', 'venue.yaml'], {}, { runDaemon })).code).toBe(0);
+    expect((await run(['run', '--config=hall.yaml'], {}, { runDaemon })).code).toBe(0);
+    expect(
+      (await run(['run'], {}, { runDaemon, env: { CHESSBRIDGE_CONFIG: '/etc/chessbridge.yaml' } })).code,
+    ).toBe(0);
+    expect(started).toEqual(['venue.yaml', 'hall.yaml', '/etc/chessbridge.yaml']);
+    const bad = await run(['run'], {}, { runDaemon });
+    expect(bad.code).toBe(2);
+    expect(bad.err[0]).toBe('chessbridge run: give the configuration file: chessbridge run -c FILE');
+  });
+
+  it('starts the demo with its options, and refuses bad ones with exit code 2', async () => {
+    const asked: DemoRequest[] = [];
+    const runDemo = (r: DemoRequest) => {
+      asked.push(r);
+      return Promise.resolve(0);
+    };
+    expect((await run(['demo'], {}, { runDemo })).code).toBe(0);
+    expect((await run(['demo', '--boards', '10', '--speed', '2.5', '--once'], {}, { runDemo })).code).toBe(0);
+    expect(asked).toEqual([
+      { boards: 4, speed: 1, once: false, rounds: undefined, seed: 1 },
+      { boards: 10, speed: 2.5, once: true, rounds: undefined, seed: 1 },
+    ]);
+    const bad = await run(['demo', '--boards', 'many'], {}, { runDemo });
+    expect(bad.code).toBe(2);
+    expect(bad.err[0]).toBe('chessbridge demo: --boards: "many" is not a valid value');
+    expect((await run(['demo', '--fast'], {}, { runDemo })).err[0]).toBe(
+      'chessbridge demo: unknown option --fast',
+    );
+  });
+
+  it('check prints every problem as path: problem and exits 1, or a summary and 0', async () => {
+    const check = (path: string) =>
+      Promise.resolve(
+        path === 'bad.yaml'
+          ? {
+              problems: [
+                'laws.edition: unknown edition "E22" (line 3)',
+                'http.port: expected a whole number (line 7)',
+              ],
+              summary: '',
+              warnings: [],
+            }
+          : {
+              problems: [],
+              summary: 'valid: 1 boards',
+              warnings: ['CHESSBRIDGE_MQTT_ULR names no configuration field'],
+            },
+      );
+    const bad = await run(['check', 'bad.yaml'], {}, { check });
+    expect(bad.code).toBe(1);
+    expect(bad.err).toEqual([
+      'bad.yaml: 2 problems',
+      '  laws.edition: unknown edition "E22" (line 3)',
+      '  http.port: expected a whole number (line 7)',
+    ]);
+    const good = await run(['check', 'good.yaml'], {}, { check });
+    expect(good).toMatchObject({ code: 0, out: ['good.yaml: valid: 1 boards'] });
+    expect(good.err).toEqual(['warning: CHESSBRIDGE_MQTT_ULR names no configuration field']);
+    expect((await run(['check'], {}, { check })).code).toBe(2);
+  });
+
+  it('ports passes the paths and options on and prints the report', async () => {
+    const calls: unknown[] = [];
+    const ports = (paths: readonly string[], probe: boolean, timeoutMs: number | undefined) => {
+      calls.push([paths, probe, timeoutMs]);
+      return Promise.resolve([
+        '1 serial port given, probed for DGT boards:',
+        '  /dev/x  no answer within 500 ms',
+      ]);
+    };
+    const r = await run(['ports', '/dev/x', '--timeout', '500'], {}, { ports });
+    expect(r).toMatchObject({
+      code: 0,
+      out: ['1 serial port given, probed for DGT boards:', '  /dev/x  no answer within 500 ms'],
+    });
+    expect(calls).toEqual([[['/dev/x'], true, 500]]);
+    await run(['ports', '--no-probe'], {}, { ports });
+    expect(calls[1]).toEqual([[], false, 1500]);
+  });
+
+  it('has --help everywhere, on stdout with exit code 0', async () => {
+    for (const command of ['run', 'demo', 'check', 'ports', 'replay']) {
+      const r = await run([command, '--help']);
+      expect(r.code, command).toBe(0);
+      expect(r.out[0], command).toMatch(new RegExp(`^usage: chessbridge ${command}`));
+    }
+    expect((await run(['help', 'demo'])).out[0]).toMatch(/^usage: chessbridge demo/);
+    expect((await run(['--help'])).out[0]).toMatch(/^usage: chessbridge <command>/);
   });
 });

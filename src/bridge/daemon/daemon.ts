@@ -1,0 +1,352 @@
+/**
+ * The daemon's composition: builds every component from the configuration, starts them in order
+ * (journal → embedded broker → ack ledger → MQTT connection → publisher → games restored from
+ * their journals → web) and stops them in reverse, and hands out the pipeline for `main` to
+ * subscribe to. Constructors only assign; `start()` and `stop()` are idempotent; a start that
+ * fails stops what it had started.
+ *
+ *   const daemon = new Daemon({ config, log, engine, scheduler: asyncScheduler, now: daemonClock, version });
+ *   await daemon.start();
+ *   const sub = daemon.pipeline$().pipe(takeUntil(shutdown$)).subscribe();   // main.ts
+ *   await daemon.stop();
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { auditTime, interval, merge, type Observable, type SchedulerLike, startWith, tap } from 'rxjs';
+import type { Config } from '../config/index.js';
+import { HttpServer } from '../http/server.js';
+import { JournalStore } from '../journal/index.js';
+import type { Logger } from '../logger.js';
+import { AckLedger } from '../mqtt/ackLedger.js';
+import { MqttConnection, type MqttTlsOptions } from '../mqtt/client.js';
+import { EmbeddedBroker } from '../mqtt/embeddedBroker.js';
+import { EventPublisher } from '../mqtt/publisher.js';
+import { serveRequests$ } from '../mqtt/requests.js';
+import { makePipeline$ } from '../pipeline.js';
+import { SseHub, sseFilters } from '../web/sse.js';
+import { WEB_DIR } from '../web/paths.js';
+import { BoardRegistry } from './boards.js';
+import { type BoardOpener, makeBoardOpener } from './drivers.js';
+import type { SupervisorPort } from './engine.js';
+import { GameRegistry } from './games.js';
+import { DaemonOutputs } from './outputs.js';
+import { makeRequestHandlers } from './requestHandlers.js';
+import { restoreGames, type RestoreSummary } from './restore.js';
+import { WebFront } from './webFront.js';
+
+export interface DaemonContext {
+  readonly config: Config;
+  /** The root logger (`chessbridge`); components get children. */
+  readonly log: Logger;
+  readonly engine: SupervisorPort;
+  readonly scheduler: SchedulerLike;
+  /** The daemon's clock: ms since the epoch, monotonic (performance.timeOrigin + performance.now()). */
+  readonly now: () => number;
+  readonly version: string;
+  /** Opens boards (default: serial ports and the configured drivers). */
+  readonly openBoard?: BoardOpener;
+  /** Period of bridge/health (ms, default 30 000). */
+  readonly healthMs?: number;
+  /** Let the HTTP server listen on any free port (tests); default the configured one. */
+  readonly httpPort?: number;
+  /** Let the embedded broker listen on any free ports (tests, the demo's fallback). */
+  readonly brokerPorts?: { readonly port: number; readonly wsPort: number };
+}
+
+export interface DaemonAddresses {
+  readonly mqtt: string;
+  readonly ws: string | undefined;
+  readonly http: string | undefined;
+}
+
+interface Parts {
+  readonly journal: JournalStore;
+  readonly broker: EmbeddedBroker | undefined;
+  readonly ledger: AckLedger;
+  readonly connection: MqttConnection;
+  readonly publisher: EventPublisher;
+  readonly boards: BoardRegistry;
+  readonly games: GameRegistry;
+  readonly outputs: DaemonOutputs;
+  hub: SseHub | undefined;
+  http: HttpServer | undefined;
+  front: WebFront | undefined;
+  addresses: DaemonAddresses;
+  restored: RestoreSummary | undefined;
+}
+
+const readTls = async (tls: Config['mqtt']['tls']): Promise<MqttTlsOptions | undefined> => {
+  const files = { ca: tls.ca, cert: tls.cert, key: tls.key };
+  const entries = await Promise.all(
+    Object.entries(files).map(
+      async ([k, path]) => [k, path === undefined ? undefined : await readFile(path)] as const,
+    ),
+  );
+  const present = entries.filter(([, v]) => v !== undefined);
+  if (present.length === 0 && tls.rejectUnauthorized) return undefined;
+  return { ...Object.fromEntries(present), rejectUnauthorized: tls.rejectUnauthorized };
+};
+
+/** What has been built so far (a start that fails half-way stops just these). */
+type Built = Partial<Parts> & Pick<Parts, 'journal' | 'boards' | 'games'>;
+
+export class Daemon {
+  private parts: Built | undefined;
+  private starting: Promise<void> | undefined;
+  private stopping: Promise<void> | undefined;
+  private readonly startedAt: number;
+
+  constructor(private readonly ctx: DaemonContext) {
+    this.startedAt = Date.now();
+  }
+
+  get addresses(): DaemonAddresses | undefined {
+    return this.parts?.addresses;
+  }
+
+  get restored(): RestoreSummary | undefined {
+    return this.parts?.restored;
+  }
+
+  /** The registries (tests and the demo read them). */
+  get games(): GameRegistry | undefined {
+    return this.parts?.games;
+  }
+
+  get boards(): BoardRegistry | undefined {
+    return this.parts?.boards;
+  }
+
+  start(): Promise<void> {
+    this.starting ??= this.doStart().catch(async (e: unknown) => {
+      await this.shutdown();
+      this.starting = undefined;
+      throw e;
+    });
+    return this.starting;
+  }
+
+  private log(suffix: string): Logger {
+    return this.ctx.log.child(suffix);
+  }
+
+  private async doStart(): Promise<void> {
+    const { config } = this.ctx;
+    const log = this.log('bridge:daemon');
+    const journal = new JournalStore({
+      dir: config.journal.dir,
+      checkpointMs: config.journal.checkpointSeconds * 1000,
+      onProblem: p =>
+        this.log('bridge:journal').warn(`${p.kind}: ${'error' in p ? p.error.message : JSON.stringify(p)}`),
+    });
+    const started = await journal.start();
+    if (started.isErr) {
+      await journal.stop();
+      throw started.error;
+    }
+    log.info(
+      `journal ${config.journal.dir}: ${started.value.games.length} unfinished games, ${started.value.finished} finished`,
+    );
+    const mqttLog = this.ctx.log.mqtt;
+    const external = config.mqtt.url;
+    const broker =
+      external === undefined
+        ? new EmbeddedBroker({
+            log: mqttLog,
+            host: config.mqtt.broker.host,
+            port: this.ctx.brokerPorts?.port ?? config.mqtt.broker.port,
+            wsPort:
+              this.ctx.brokerPorts?.wsPort ??
+              (config.mqtt.broker.wsPort === 0 ? null : config.mqtt.broker.wsPort),
+            ...(config.mqtt.broker.username === undefined ? {} : { username: config.mqtt.broker.username }),
+            ...(config.mqtt.broker.password === undefined ? {} : { password: config.mqtt.broker.password }),
+          })
+        : undefined;
+    const ledger = new AckLedger({ path: join(config.journal.dir, 'mqtt-acked.json'), log: mqttLog });
+    const boards = new BoardRegistry(config.boards, this.ctx.now);
+    const games = new GameRegistry({
+      config,
+      journal,
+      boards,
+      engine: this.ctx.engine,
+      now: this.ctx.now,
+      log: this.log('bridge:games'),
+    });
+    // Parts are kept as soon as they exist, so a start that fails stops what it had started.
+    const partial: Built = { journal, ledger, boards, games, ...(broker === undefined ? {} : { broker }) };
+    this.parts = partial;
+    let brokerUrl = external;
+    let wsUrl: string | undefined;
+    if (broker !== undefined) {
+      const where = await broker.start();
+      brokerUrl = where.url;
+      wsUrl = where.wsUrl;
+    }
+    const loaded = await ledger.load();
+    if (loaded.isErr) log.warn(`${loaded.error.message}: every journaled event will be published again`);
+    const mqtt = config.mqtt;
+    const connection = new MqttConnection({
+      url: brokerUrl ?? 'mqtt://127.0.0.1:1883',
+      clientId: mqtt.clientId,
+      base: mqtt.baseTopic,
+      log: mqttLog,
+      ...(broker === undefined ? {} : { protocolVersion: 4 as const }),
+      ...(external !== undefined && mqtt.username !== undefined ? { username: mqtt.username } : {}),
+      ...(external !== undefined && mqtt.password !== undefined ? { password: mqtt.password } : {}),
+      ...(broker !== undefined && mqtt.broker.username !== undefined
+        ? { username: mqtt.broker.username }
+        : {}),
+      ...(broker !== undefined && mqtt.broker.password !== undefined
+        ? { password: mqtt.broker.password }
+        : {}),
+      ...(external === undefined
+        ? {}
+        : await readTls(mqtt.tls).then(tls => (tls === undefined ? {} : { tls }))),
+    });
+    const publisher = new EventPublisher({ connection, log: mqttLog, ledger });
+    const outputs = new DaemonOutputs({
+      publisher,
+      topics: connection.topics,
+      publishRaw: (topic, payload) => {
+        if (connection.isConnected)
+          connection.publish(topic, payload, { qos: 0, retain: false }).catch(() => undefined);
+      },
+      mqttHealth: () => connection.health(),
+      config,
+      boards,
+      now: Date.now,
+      version: this.ctx.version,
+      startedAt: this.startedAt,
+    });
+    Object.assign(partial, { connection, publisher, outputs });
+    await connection.start();
+    await publisher.start();
+    log.info(`MQTT ${brokerUrl ?? ''} as ${mqtt.clientId}, topics under ${mqtt.baseTopic}/`);
+    const restored = await restoreGames(started.value, {
+      dir: config.journal.dir,
+      games,
+      engine: this.ctx.engine,
+      outputs,
+      republish: (game, events) => publisher.publishFrom(game, events),
+      config,
+      log: this.log('bridge:restore'),
+    });
+    partial.restored = restored;
+    partial.addresses = { mqtt: brokerUrl ?? '', ws: wsUrl, http: undefined };
+    if (config.http.enabled) await this.startWeb(partial, connection, outputs);
+    outputs.info(games.open().map(g => g.id));
+    for (const id of boards.ids()) outputs.boardState(id);
+  }
+
+  private async startWeb(parts: Built, connection: MqttConnection, outputs: DaemonOutputs): Promise<void> {
+    const { config } = this.ctx;
+    const filters = sseFilters(config.mqtt.baseTopic);
+    const hub = new SseHub({
+      messages$: merge(...filters.forward.map(f => connection.messages$(f, 1))),
+      retainedFilters: filters.retained,
+    });
+    hub.start();
+    parts.hub = hub;
+    const http = new HttpServer({
+      host: '127.0.0.1',
+      port: 0,
+      feed: () => outputs.feed(),
+      staticDir: WEB_DIR,
+      health: () => ({
+        ok: connection.isConnected,
+        mqtt: connection.isConnected,
+        games: parts.games.open().length,
+      }),
+    });
+    const backend = await http.start();
+    parts.http = http;
+    const front = new WebFront({
+      host: config.http.host,
+      port: this.ctx.httpPort ?? config.http.port,
+      backendPort: () => backend.port,
+      hub,
+      log: this.log('bridge:http'),
+    });
+    const where = await front.start();
+    parts.front = front;
+    const host = where.address.includes(':') ? `[${where.address}]` : where.address;
+    const address = `http://${host}:${where.port}`;
+    parts.addresses = { mqtt: parts.addresses?.mqtt ?? '', ws: parts.addresses?.ws, http: address };
+    this.log('bridge:daemon').info(`HTTP on ${address} (pages under /ui/, live PGN, /healthz, /metrics)`);
+  }
+
+  /** Everything the daemon runs, for main's one subscription. Call after start(). */
+  pipeline$(extras: readonly Observable<unknown>[] = []): Observable<unknown> {
+    const parts = this.parts;
+    const { connection, outputs } = parts ?? {};
+    if (parts === undefined || connection === undefined || outputs === undefined)
+      throw new TypeError('Daemon.pipeline$: call start() first');
+    const { config, scheduler } = this.ctx;
+    const openBoard =
+      this.ctx.openBoard ??
+      makeBoardOpener({
+        now: this.ctx.now,
+        scheduler,
+        log: this.log('bridge:drivers'),
+        boards: config.boards,
+      });
+    const requests$ = serveRequests$({
+      connection,
+      handlers: makeRequestHandlers({
+        games: parts.games,
+        boards: parts.boards,
+        config,
+        log: this.log('bridge:requests'),
+      }),
+      log: this.ctx.log.mqtt,
+    }).pipe(
+      tap(o => {
+        const requests = this.log('bridge:requests');
+        if (o.status === 'ok') requests.info(`${o.action}: ok`);
+        else requests.warn(`${o.action}: ${o.error ?? 'error'}`);
+      }),
+    );
+    const info$ = parts.games.changes$.pipe(
+      startWith(undefined),
+      auditTime(200, scheduler),
+      tap(() => outputs.info(parts.games.open().map(g => g.id))),
+    );
+    const health$ = interval(this.ctx.healthMs ?? 30_000, scheduler).pipe(tap(() => outputs.health()));
+    return makePipeline$({
+      boards: parts.boards,
+      games: parts.games,
+      engine: this.ctx.engine,
+      journal: parts.journal,
+      outputs,
+      openBoard,
+      scheduler,
+      now: this.ctx.now,
+      log: this.ctx.log.child('bridge'),
+      extras: [requests$, info$, health$, ...extras],
+    });
+  }
+
+  /** Stops everything in reverse order: queued events drain (bounded), the journal is synced, `offline` published. */
+  stop(): Promise<void> {
+    this.stopping ??= this.shutdown();
+    return this.stopping;
+  }
+
+  private async shutdown(): Promise<void> {
+    if (this.starting !== undefined) await this.starting.catch(() => undefined);
+    const parts = this.parts;
+    if (parts === undefined) return;
+    const log = this.log('bridge:daemon');
+    parts.games.closeAll();
+    await parts.front?.stop();
+    await parts.http?.stop();
+    parts.hub?.stop();
+    await parts.publisher?.stop();
+    await parts.ledger?.stop();
+    await parts.journal.stop();
+    log.info('journal synced');
+    await parts.connection?.stop();
+    await parts.broker?.stop();
+    log.info('stopped');
+  }
+}

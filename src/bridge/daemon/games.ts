@@ -1,0 +1,301 @@
+/**
+ * The game registry: the games this daemon plays, each with its lane input (an Inbox the pipeline
+ * reads), the board it is bound to, and the latest state of its reducer and view. It starts games
+ * (a pairing whose board is set up, a request), resumes them after a restart, routes board
+ * observations and operator commands into them, and finishes them: once the supervisor publishes
+ * an `end`, a finish record closes the journal and the lane, the board is free for its next
+ * pairing.
+ *
+ *   const games = new GameRegistry(ctx);
+ *   pipeline: games.lanes$.pipe(mergeMap(lane => gameLane$(lane, deps)))
+ *   games.route('b-01', observation);                       // journaled into its bound game
+ *   await games.command('r1-b1', 'restore_position', { game_id: 'r1-b1', ply: 12 }, 'mqtt');
+ */
+import { Result } from '@badrap/result';
+import { concat, defer, from, type Observable, Subject } from 'rxjs';
+import type { Observation, ObservationType } from '../../drivers/observation.js';
+import { dataError } from '../../engine/types.js';
+import type { Config } from '../config/index.js';
+import type { GameSettings, JournalEntry, JournalHeader, JournalRecord } from '../journal/index.js';
+import type { Logger } from '../logger.js';
+import type { JsonValue } from '../mqtt/topics.js';
+import type { StepOutcome, LaneItem } from '../stages/types.js';
+import type { BoardRegistry } from './boards.js';
+import type { SupervisorPort } from './engine.js';
+import { type GameRun, startGameRun } from './gameRun.js';
+import { engineSettingsOf, gameInfoOf, nextPairing, journalSettingsOf, pairingGameId } from './gameSpecs.js';
+import { type GameView, startView } from './gameView.js';
+import { Inbox } from './inbox.js';
+
+/** What the registry needs of the journal (JournalStore implements it). */
+export interface JournalPort {
+  createGame(input: {
+    game: string;
+    board: string;
+    settings: GameSettings;
+  }): Promise<Result<JournalHeader, Error>>;
+  append(game: string, entry: JournalEntry): Promise<Result<JournalRecord, Error>>;
+}
+
+export interface GameRegistryContext {
+  readonly config: Config;
+  readonly journal: JournalPort;
+  readonly boards: BoardRegistry;
+  readonly engine: SupervisorPort;
+  /** The daemon's clock (ms since the epoch, monotonic). */
+  readonly now: () => number;
+  readonly log: Logger;
+}
+
+export interface GameSlot {
+  readonly id: string;
+  readonly header: JournalHeader;
+  board: string | undefined;
+  run: GameRun;
+  view: GameView;
+  readonly inbox: Inbox<LaneItem>;
+  phase: 'open' | 'finishing' | 'closed';
+}
+
+/** One game's lane, for the pipeline to run. */
+export interface GameLane {
+  readonly slot: GameSlot;
+  readonly initialRun: GameRun;
+  readonly initialView: GameView;
+}
+
+/** Observations worth journaling (the rest carries nothing for a game or its dispute). */
+const JOURNALED: ReadonlySet<ObservationType> = new Set<ObservationType>([
+  'snapshot',
+  'square',
+  'clock',
+  'link',
+  'identity',
+  'protocol-error',
+]);
+
+export type GameError = Error & {
+  readonly kind: 'unknown-game' | 'not-open' | 'board' | 'exists' | 'journal';
+};
+const gameError = (kind: GameError['kind'], message: string): GameError => dataError({ kind }, message);
+
+export class GameRegistry {
+  private readonly slots = new Map<string, GameSlot>();
+  private readonly finished = new Set<string>();
+  private readonly creating = new Set<string>();
+  private readonly newLanes = new Subject<GameLane>();
+  private readonly changes = new Subject<void>();
+  private early: GameLane[] | undefined = [];
+  /** Shutting down: no game starts any more. */
+  private closing = false;
+
+  constructor(private readonly ctx: GameRegistryContext) {}
+
+  /** Every lane to run: those made before the pipeline subscribed, then each new one. */
+  readonly lanes$: Observable<GameLane> = defer(() => {
+    const early = this.early ?? [];
+    this.early = undefined;
+    return concat(from(early), this.newLanes);
+  });
+
+  /** Emits when games start, finish or change boards (bridge/info). */
+  readonly changes$: Observable<void> = this.changes.asObservable();
+
+  get(id: string): GameSlot | undefined {
+    return this.slots.get(id);
+  }
+
+  open(): GameSlot[] {
+    return [...this.slots.values()].filter(s => s.phase === 'open');
+  }
+
+  /** Game ids known to be finished (from the journal, and since the start). */
+  markFinished(ids: Iterable<string>): void {
+    for (const id of ids) this.finished.add(id);
+  }
+
+  isFinished(id: string): boolean {
+    return this.finished.has(id);
+  }
+
+  private emitLane(slot: GameSlot): void {
+    const lane: GameLane = { slot, initialRun: slot.run, initialView: slot.view };
+    if (this.early !== undefined) this.early.push(lane);
+    else this.newLanes.next(lane);
+    this.changes.next();
+  }
+
+  /** A game rebuilt from its journal (restart); bound to its board when that board is here and free. */
+  resume(header: JournalHeader, run: GameRun, view: GameView): GameSlot {
+    const board = header.board === '' ? undefined : header.board;
+    const here = board !== undefined && this.ctx.boards.get(board)?.status.game === undefined;
+    const slot: GameSlot = {
+      id: header.game,
+      header,
+      board: here ? board : undefined,
+      run,
+      view: here ? view : { ...view, info: { ...view.info, board: undefined } },
+      inbox: new Inbox(),
+      phase: 'open',
+    };
+    this.slots.set(slot.id, slot);
+    if (here) this.ctx.boards.bind(board, slot.id);
+    this.emitLane(slot);
+    return slot;
+  }
+
+  /** Starts a new game: its journal is created (header synced) before anything else. */
+  async create(
+    id: string,
+    board: string | undefined,
+    settings: GameSettings,
+  ): Promise<Result<GameSlot, GameError>> {
+    if (this.closing) return Result.err(gameError('not-open', 'the daemon is stopping'));
+    if (this.slots.has(id) || this.creating.has(id) || this.finished.has(id))
+      return Result.err(gameError('exists', `game ${id} already exists`));
+    if (board !== undefined) {
+      const b = this.ctx.boards.get(board);
+      if (b === undefined) return Result.err(gameError('board', `no board ${board} on this daemon`));
+      if (b.status.game !== undefined)
+        return Result.err(gameError('board', `board ${board} plays ${b.status.game}`));
+    }
+    this.creating.add(id);
+    try {
+      const header = await this.ctx.journal.createGame({ game: id, board: board ?? '', settings });
+      if (header.isErr) return Result.err(gameError('journal', header.error.message));
+      const { run } = startGameRun(this.ctx.engine, engineSettingsOf(id, settings), { clock: false });
+      const view = startView(gameInfoOf(header.value, board, this.ctx.config), this.ctx.now());
+      const slot: GameSlot = {
+        id,
+        header: header.value,
+        board: undefined,
+        run,
+        view,
+        inbox: new Inbox(),
+        phase: 'open',
+      };
+      this.slots.set(id, slot);
+      this.emitLane(slot);
+      this.ctx.log.info(`game ${id} started${board === undefined ? '' : ` on board ${board}`}`);
+      if (board !== undefined) this.attach(slot, board);
+      return Result.ok(slot);
+    } finally {
+      this.creating.delete(id);
+    }
+  }
+
+  /** Binds a game to a board: the board's setup and its current position are journaled first. */
+  attach(slot: GameSlot, board: string): Result<GameSlot, GameError> {
+    const b = this.ctx.boards.get(board);
+    if (b === undefined) return Result.err(gameError('board', `no board ${board} on this daemon`));
+    if (b.status.game !== undefined && b.status.game !== slot.id)
+      return Result.err(gameError('board', `board ${board} plays ${b.status.game}`));
+    slot.board = board;
+    slot.view = { ...slot.view, info: { ...slot.view.info, board } };
+    this.ctx.boards.bind(board, slot.id);
+    this.push(slot, {
+      type: 'command',
+      at: this.ctx.now(),
+      action: 'board_setup',
+      params: { board, clock: b.config.clock, driver: b.config.driver },
+      source: 'daemon',
+    });
+    const squares = b.status.squares;
+    if (squares !== undefined)
+      this.push(slot, {
+        type: 'observation',
+        board,
+        observation: { type: 'snapshot', at: this.ctx.now(), squares },
+      });
+    this.changes.next();
+    return Result.ok(slot);
+  }
+
+  private push(slot: GameSlot, entry: JournalEntry, done?: (r: StepOutcome) => void): boolean {
+    if (slot.phase !== 'open') return false;
+    return slot.inbox.push({ kind: 'entry', entry, ...(done === undefined ? {} : { done }) });
+  }
+
+  /** An observation of a board: journaled into the game bound to it. */
+  route(board: string, o: Observation): void {
+    const game = this.ctx.boards.get(board)?.status.game;
+    if (game === undefined || !JOURNALED.has(o.type)) return;
+    const slot = this.slots.get(game);
+    if (slot !== undefined) this.push(slot, { type: 'observation', board, observation: o });
+  }
+
+  /** A board without a game whose serial has a pairing: start it once the pieces are set up. */
+  considerBoard(board: string): void {
+    if (this.closing) return;
+    const b = this.ctx.boards.get(board);
+    if (b === undefined || b.status.game !== undefined) return;
+    const pairing = nextPairing(this.ctx.config.pairings, b.status.serial, this.finished);
+    if (pairing === undefined) return;
+    const id = pairingGameId(pairing);
+    const existing = this.slots.get(id);
+    if (existing !== undefined) {
+      if (existing.board === undefined && existing.phase === 'open') this.attach(existing, board);
+      return;
+    }
+    if (this.creating.has(id) || !this.ctx.boards.showsStartPosition(board)) return;
+    void this.create(id, board, journalSettingsOf(this.ctx.config.laws, pairing)).then(r => {
+      if (r.isErr) this.ctx.log.error(`cannot start ${id} on ${board}: ${r.error.message}`);
+    });
+  }
+
+  /** Journals an operator command into a game and waits until it is decided and published. */
+  command(
+    id: string,
+    action: string,
+    params: JsonValue,
+    source: string,
+  ): Promise<Result<Extract<StepOutcome, { ok: true }>, GameError>> {
+    const slot = this.slots.get(id);
+    if (slot === undefined) return Promise.resolve(Result.err(gameError('unknown-game', `no game ${id}`)));
+    return new Promise(resolve => {
+      const pushed = this.push(
+        slot,
+        { type: 'command', at: this.ctx.now(), action, params, source },
+        outcome =>
+          resolve(outcome.ok ? Result.ok(outcome) : Result.err(gameError('journal', outcome.error.message))),
+      );
+      if (!pushed) resolve(Result.err(gameError('not-open', `game ${id} is over`)));
+    });
+  }
+
+  /** The lane's latest step: state kept; a game that ended gets its finish record and closes. */
+  stepped(slot: GameSlot, run: GameRun, view: GameView): void {
+    slot.run = run;
+    slot.view = view;
+    if (run.ended && slot.phase === 'open') this.finish(slot, view.result, view.reason ?? 'unknown');
+  }
+
+  /** Ends a game: the finish record is the last thing journaled; the board is freed. */
+  finish(slot: GameSlot, result: string, reason: string): void {
+    if (slot.phase !== 'open') return;
+    this.push(slot, { type: 'finish', at: slot.run.lastAt ?? this.ctx.now(), result, reason });
+    slot.phase = 'finishing';
+    slot.inbox.close();
+    this.finished.add(slot.id);
+    const board = slot.board;
+    if (board !== undefined) this.ctx.boards.bind(board, undefined);
+    this.ctx.log.info(`game ${slot.id} finished: ${result} (${reason})`);
+    this.changes.next();
+  }
+
+  /** The lane has completed: the game is closed. Its board may start its next pairing. */
+  closed(slot: GameSlot): void {
+    slot.phase = 'closed';
+    this.slots.delete(slot.id);
+    if (slot.board !== undefined) this.considerBoard(slot.board);
+    this.changes.next();
+  }
+
+  /** Shutdown: every lane completes once its queued entries are journaled. */
+  closeAll(): void {
+    this.closing = true;
+    for (const slot of this.slots.values()) slot.inbox.close();
+    this.newLanes.complete();
+    this.changes.complete();
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * From driver observations to the supervisor's input: the bridge's side of the contract of
+ * src/engine/events.ts. A pure Mealy machine (state in, state and inputs out), so a game replays
+ * from its journal of raw observations with exactly the inputs it had live.
+ *
+ *   let st = startInputMap({ clock: true });
+ *   ({ state: st, inputs } = mapObservation(st, { type: 'square', at: 120, square: 12, content: EMPTY }));
+ *   inputs; // [{ kind: 'square', at: 120, square: 12, piece: 'empty' }]
+ *
+ * What it decides:
+ * - square contents become the engine's SensedContent (a DGT result piece counts as 'occupied');
+ * - a clock's lever going over is a press by the player on the side it left (the high side of a
+ *   lever is the side whose clock runs, reference §6.2); readings become white/black times once it
+ *   is known where White sits: configured, or learned from the first reading with a running clock
+ *   (the clock of the side to move starts, Art. 6.6; games start with White to move);
+ * - a stopped clock showing 0:00 on both sides is an unset clock, not a reading;
+ * - link lost → `link lost`; the first snapshot after it → `link back`, then the snapshot.
+ * Identity, battery, protocol errors and clock acks carry nothing for the supervisor.
+ */
+import type { Color } from 'chessops';
+import type { ClockSide, Observation, SquareContent } from '../../drivers/observation.js';
+import type { SupervisorInput } from '../../engine/events.js';
+import type { SensedContent } from '../../engine/recognition/boardEvent.js';
+
+export interface InputMapOptions {
+  /** Whether a clock is connected through the board (config `boards[].clock`); readings are ignored otherwise. */
+  readonly clock: boolean;
+  /** Where White sits at the clock, when configured; learned from the first running reading otherwise. */
+  readonly whiteSide?: ClockSide;
+}
+
+export interface InputMapState {
+  readonly options: InputMapOptions;
+  /** The clock side of White, once known. */
+  readonly whiteSide: ClockSide | undefined;
+  /** The high side of the lever at the last reading of this connection (undefined: none yet). */
+  readonly lever: ClockSide | undefined;
+  /** The link is lost and no snapshot has come since. */
+  readonly linkLost: boolean;
+}
+
+export interface InputMapStep {
+  readonly state: InputMapState;
+  readonly inputs: readonly SupervisorInput[];
+}
+
+export const startInputMap = (options: InputMapOptions): InputMapState => ({
+  options,
+  whiteSide: options.whiteSide,
+  lever: undefined,
+  linkLost: false,
+});
+
+/** The engine's view of one square's content. */
+export const sensedOf = (c: SquareContent): SensedContent => {
+  switch (c.kind) {
+    case 'empty':
+      return 'empty';
+    case 'piece':
+      return { color: c.color, role: c.role };
+    case 'occupied':
+    case 'result-piece':
+      return 'occupied';
+  }
+};
+
+const other = (side: ClockSide): ClockSide => (side === 'left' ? 'right' : 'left');
+
+const colorAt = (side: ClockSide, whiteSide: ClockSide): Color => (side === whiteSide ? 'white' : 'black');
+
+const none = (state: InputMapState): InputMapStep => ({ state, inputs: [] });
+
+const mapClock = (state: InputMapState, o: Extract<Observation, { type: 'clock' }>): InputMapStep => {
+  if (!state.options.clock || !o.connected) return none({ ...state, lever: undefined });
+  const unset = o.running === undefined && o.left.ms === 0 && o.right.ms === 0;
+  const whiteSide = state.whiteSide ?? o.running;
+  const inputs: SupervisorInput[] = [];
+  if (state.lever !== undefined && state.lever !== o.lever && whiteSide !== undefined)
+    inputs.push({ kind: 'press', at: o.at, side: colorAt(state.lever, whiteSide) });
+  if (!unset && whiteSide !== undefined) {
+    const white = whiteSide === 'left' ? o.left : o.right;
+    const black = whiteSide === 'left' ? o.right : o.left;
+    inputs.push({
+      kind: 'clock',
+      at: o.at,
+      whiteMs: white.ms,
+      blackMs: black.ms,
+      running: o.running === undefined ? undefined : colorAt(o.running, whiteSide),
+    });
+  }
+  return { state: { ...state, whiteSide, lever: o.lever }, inputs };
+};
+
+/** One observation's supervisor inputs. */
+export const mapObservation = (state: InputMapState, o: Observation): InputMapStep => {
+  switch (o.type) {
+    case 'square':
+      return { state, inputs: [{ kind: 'square', at: o.at, square: o.square, piece: sensedOf(o.content) }] };
+    case 'snapshot': {
+      const snapshot: SupervisorInput = { kind: 'snapshot', at: o.at, board: o.squares.map(sensedOf) };
+      if (!state.linkLost) return { state, inputs: [snapshot] };
+      return {
+        state: { ...state, linkLost: false },
+        inputs: [{ kind: 'link', at: o.at, state: 'back' }, snapshot],
+      };
+    }
+    case 'clock':
+      return mapClock(state, o);
+    case 'link':
+      switch (o.state) {
+        case 'lost':
+          // A new connection starts a new lever history: a press while the cable was out is unseen.
+          if (state.linkLost) return none({ ...state, lever: undefined });
+          return {
+            state: { ...state, linkLost: true, lever: undefined },
+            inputs: [{ kind: 'link', at: o.at, state: 'lost' }],
+          };
+        case 'connected':
+        case 'resynchronising':
+          return none(state);
+      }
+    // falls through: every link state returned above
+    case 'identity':
+    case 'battery':
+    case 'protocol-error':
+    case 'clock-ack':
+    case 'eeprom-log':
+    case 'bus-reply':
+      return none(state);
+  }
+};
+
+/** Clock side of a colour, once White's side is known. */
+export const sideOf = (state: InputMapState, color: Color): ClockSide | undefined =>
+  state.whiteSide === undefined ? undefined : color === 'white' ? state.whiteSide : other(state.whiteSide);

@@ -1,0 +1,84 @@
+/**
+ * `chessbridge replay journal/games/<game>.jsonl`: a game's journal through the supervisor, as
+ * the daemon decided it — the black-box recorder read back for an arbiter. Each event is shown
+ * with the time it happened (the journal's clock), as text or one JSON object a line; the
+ * journal's own records can be listed too (what the board reported, what was commanded, when).
+ *
+ *   const code = await replayJournals(['journal/games/r1-b3.jsonl'], { json: false }, out, err);
+ *   // 13:30:05.134  r1-b3 #1   move 1. e4
+ */
+import { readJournalAll } from '../journal/index.js';
+import type { GameEvent } from '../../engine/events.js';
+import type { SupervisorPort } from './engine.js';
+import { replayGameRun } from './gameRun.js';
+import { engineSettingsOf } from './gameSpecs.js';
+import { makeEventMessage } from './wire.js';
+
+const time = (at: number): string => {
+  const d = new Date(at);
+  return Number.isFinite(d.getTime()) && at > 1e12 ? d.toISOString().slice(11, 23) : `${Math.round(at)} ms`;
+};
+
+/** One line for a person. */
+export const describeEvent = (e: GameEvent): string => {
+  switch (e.type) {
+    case 'move':
+      return `move ${Math.ceil(e.ply / 2)}${e.ply % 2 === 1 ? '.' : '...'} ${e.san}`;
+    case 'correction':
+      return `correction from ply ${e.fromPly} (${e.reason}): ${e.moves.map(m => m.san).join(' ') || 'plies removed'}`;
+    case 'clock':
+      return `clock white ${Math.round(e.whiteMs / 1000)} s, black ${Math.round(e.blackMs / 1000)} s, ${e.running ?? 'stopped'}`;
+    case 'alert':
+      return `ALERT ${e.code} [${e.article.edition} ${e.article.article}] ${e.detail}`;
+    case 'claim':
+      return `claim ${e.claim} by ${e.by}: ${e.status} [${e.article.edition} ${e.article.article}]`;
+    case 'offer':
+      return `draw offer by ${e.by}: ${e.status}`;
+    case 'end':
+      return `END ${e.result} by ${e.reason} [${e.article.edition} ${e.article.article}]`;
+  }
+};
+
+export const replayJournals = async (
+  paths: readonly string[],
+  options: { readonly json: boolean },
+  engine: SupervisorPort,
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> => {
+  let code = 0;
+  for (const path of paths) {
+    const contents = await readJournalAll(path);
+    if (contents.isErr) {
+      err(`chessbridge replay: ${contents.error.message}`);
+      code = 1;
+      continue;
+    }
+    const { header, records, tornTail } = contents.value;
+    const { events } = replayGameRun(
+      engine,
+      engineSettingsOf(header.game, header.settings),
+      { clock: false },
+      records,
+    );
+    if (!options.json) {
+      const p = header.settings.pairing;
+      out(
+        `${header.game} on board ${header.board || '-'} (journal of ${header.createdAt}; ${header.settings.edition} ${header.settings.gameType}, ${header.settings.timeControl})` +
+          (p === undefined ? '' : `: round ${p.round}, ${p.white.name} - ${p.black.name}`),
+      );
+    }
+    for (const e of events) {
+      if (options.json) out(JSON.stringify(makeEventMessage(e)));
+      else out(`${time(e.at)}  ${e.game} #${String(e.seq).padEnd(4)} ${describeEvent(e)}`);
+    }
+    const last = records.at(-1);
+    if (!options.json)
+      out(
+        `${records.length} records, ${events.length} events${last?.type === 'finish' ? `, finished ${last.result} (${last.reason})` : ', unfinished'}`,
+      );
+    if (tornTail !== undefined)
+      err(`${path}: torn tail of ${tornTail.bytes} bytes at line ${tornTail.line} ignored`);
+  }
+  return code;
+};

@@ -1,0 +1,149 @@
+/**
+ * Where the daemon's results go: the MQTT publisher (events, alerts, retained snapshots, PGN,
+ * board states, bridge info and health) and the live PGN feed the HTTP server renders. One
+ * object, handed to the pipeline's publisher stages as plain functions.
+ *
+ *   const outputs = new DaemonOutputs({ publisher, topics, config, boards, now, startedAt });
+ *   outputs.forGame('r1-b3').event(message);     // games/r1-b3/events, QoS 1
+ *   outputs.boardState('b-03');                  // boards/b-03/state, retained
+ *   outputs.feed();                              // the FeedState for the HTTP server
+ */
+import { makeFeedState, upsertGame } from '../feed/feedState.js';
+import type { FeedState } from '../feed/feedState.js';
+import type { Config } from '../config/index.js';
+import type {
+  AlertMessage,
+  BridgeHealth,
+  BridgeInfo,
+  EventMessage,
+  JsonObject,
+  Topics,
+} from '../mqtt/topics.js';
+import type { PublisherHealth } from '../mqtt/publisher.js';
+import type { MqttClientHealth } from '../mqtt/client.js';
+import type { GameOutputs } from '../stages/publishGame.js';
+import type { BoardRegistry } from './boards.js';
+import { type GameView, liveGameOf, makeGamePgn, makeSnapshot } from './gameView.js';
+import type { WebGameSnapshot } from '../web/contract.js';
+import { parseReadableTimeControl } from '../../engine/timeControl.js';
+
+/** What the outputs need of the MQTT publisher (EventPublisher implements it). */
+export interface PublisherPort {
+  publishEvent(event: EventMessage): void;
+  publishAlert(alert: AlertMessage): void;
+  retain(topic: ReturnType<Topics['game']>, payload: WebGameSnapshot): void;
+  retain(topic: ReturnType<Topics['gamePgn']>, payload: string): void;
+  retain(
+    topic: ReturnType<Topics['boardState']>,
+    payload: NonNullable<ReturnType<BoardRegistry['stateOf']>>,
+  ): void;
+  retain(topic: ReturnType<Topics['bridgeInfo']>, payload: BridgeInfo): void;
+  health(): PublisherHealth;
+}
+
+export interface DaemonOutputsContext {
+  readonly publisher: PublisherPort;
+  readonly topics: Topics;
+  /** Publishes a non-retained message (bridge/health, QoS 0). */
+  readonly publishRaw: (topic: string, payload: string) => void;
+  readonly mqttHealth: () => MqttClientHealth;
+  readonly config: Config;
+  readonly boards: BoardRegistry;
+  /** Wall clock, ms since the epoch. */
+  readonly now: () => number;
+  readonly version: string;
+  readonly startedAt: number;
+}
+
+export class DaemonOutputs {
+  private feedState: FeedState | undefined;
+
+  constructor(private readonly ctx: DaemonOutputsContext) {}
+
+  /** The live feed as it stands (the HTTP server's `feed`). */
+  feed(): FeedState {
+    this.feedState ??= this.makeFeed();
+    return this.feedState;
+  }
+
+  private makeFeed(): FeedState {
+    const { tournament, laws } = this.ctx.config;
+    const tc = parseReadableTimeControl(laws.timeControl);
+    return makeFeedState(
+      {
+        name: tournament.name,
+        ...(tournament.site === '' ? {} : { site: tournament.site }),
+        ...(tc.isOk ? { timeControl: tc.value } : {}),
+      },
+      this.ctx.now(),
+    );
+  }
+
+  /** The publisher functions of one game's lane. */
+  forGame(): GameOutputs {
+    return {
+      event: m => this.ctx.publisher.publishEvent(m),
+      alert: m => this.ctx.publisher.publishAlert(m),
+      view: v => this.view(v),
+    };
+  }
+
+  /** A game as it now stands: retained snapshot and PGN, and the feed. */
+  view(view: GameView): void {
+    const { topics, publisher } = this.ctx;
+    publisher.retain(topics.game(view.info.game), makeSnapshot(view));
+    publisher.retain(topics.gamePgn(view.info.game), makeGamePgn(view));
+    const live = liveGameOf(view);
+    if (live !== undefined) this.feedState = upsertGame(this.feed(), live, this.ctx.now());
+  }
+
+  /** The retained state of a board. */
+  boardState(id: string): void {
+    const state = this.ctx.boards.stateOf(id);
+    if (state !== undefined) this.ctx.publisher.retain(this.ctx.topics.boardState(id), state);
+  }
+
+  /** The retained `bridge/info`. */
+  info(games: readonly string[]): void {
+    this.ctx.publisher.retain(this.ctx.topics.bridgeInfo(), {
+      version: this.ctx.version,
+      client_id: this.ctx.config.mqtt.clientId,
+      started_at: new Date(this.ctx.startedAt).toISOString(),
+      boards: this.ctx.boards.ids(),
+      games: [...games],
+    });
+  }
+
+  /** The periodic `bridge/health`. */
+  health(): BridgeHealth {
+    const now = this.ctx.now();
+    const mqtt = this.ctx.mqttHealth();
+    const pub = this.ctx.publisher.health();
+    const boards: Record<string, JsonObject> = {};
+    for (const slot of this.ctx.boards.all()) {
+      const s = slot.status;
+      boards[slot.config.id] = {
+        link: s.link,
+        game: s.game ?? null,
+        observations: s.observations,
+        protocol_errors: s.protocolErrors,
+        link_losses: s.linkLosses,
+      };
+    }
+    const health: BridgeHealth = {
+      at: new Date(now).toISOString(),
+      uptime_s: Math.round((now - this.ctx.startedAt) / 1000),
+      mqtt: {
+        connected: mqtt.connected,
+        reconnects: mqtt.reconnects,
+        published: mqtt.published,
+        queued: pub.queued,
+        acked: pub.acked,
+        dropped: pub.dropped + mqtt.dropped,
+      },
+      boards,
+    };
+    this.ctx.publishRaw(this.ctx.topics.bridgeHealth().name, JSON.stringify(health));
+    return health;
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * Stage: what a board's observations mean to the daemon besides its game. Each one updates the
+ * board registry (link, serial number, the mirror of its squares), is journaled into the game
+ * bound to the board, and may start that board's next pairing (its serial is known and the
+ * pieces stand in the start position). Link changes and new serial numbers are logged at info.
+ *
+ *   observations$.pipe(trackBoard({ id: 'b-01', boards, games, log }))
+ */
+import { type MonoTypeOperatorFunction, tap } from 'rxjs';
+import type { Observation } from '../../drivers/observation.js';
+import type { BoardRegistry } from '../daemon/boards.js';
+import type { Logger } from '../logger.js';
+
+export interface TrackBoardDeps {
+  readonly id: string;
+  readonly boards: BoardRegistry;
+  /** Journals an observation into the board's game (GameRegistry.route). */
+  readonly route: (board: string, o: Observation) => void;
+  /** Starts the board's next pairing when it is ready (GameRegistry.considerBoard). */
+  readonly consider: (board: string) => void;
+  readonly log: Logger;
+}
+
+export const trackBoard =
+  (deps: TrackBoardDeps): MonoTypeOperatorFunction<Observation> =>
+  source$ =>
+    source$.pipe(
+      tap(o => {
+        const change = deps.boards.observe(deps.id, o);
+        const status = deps.boards.get(deps.id)?.status;
+        if (change.link && o.type === 'link')
+          deps.log.info(`board ${deps.id}: ${o.state}${o.detail === undefined ? '' : ` (${o.detail})`}`);
+        if (change.serial) deps.log.info(`board ${deps.id}: serial number ${status?.serial ?? '?'}`);
+        if (o.type === 'protocol-error')
+          deps.log.warn(`board ${deps.id}: protocol error ${o.reason.kind} (${o.count} bytes)`, {
+            hex: o.hex,
+          });
+        deps.route(deps.id, o);
+        if (change.serial || change.squares || change.link) deps.consider(deps.id);
+      }),
+    );

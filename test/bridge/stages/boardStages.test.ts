@@ -1,0 +1,97 @@
+import { EMPTY, NEVER, type Observable } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { BoardRegistry } from '../../../src/bridge/daemon/boards.js';
+import type { BoardConfig } from '../../../src/bridge/config/index.js';
+import { memoryLogger, silentLogger } from '../../../src/bridge/logger.js';
+import { boardObservations$ } from '../../../src/bridge/stages/boardObservations.js';
+import { trackBoard } from '../../../src/bridge/stages/trackBoard.js';
+import { START_SQUARES, type Observation } from '../../../src/drivers/observation.js';
+import { createTestScheduler, square } from './marbles.js';
+
+const board: BoardConfig = { id: 'b1', driver: 'dgt', port: '/dev/x', orientation: 'auto', clock: false };
+const link = (at: number, state: 'connected' | 'lost'): Observation => ({ type: 'link', at, state });
+const identity = (at: number): Observation => ({ type: 'identity', at, vendor: 'DGT', serial: '01025' });
+const snapshot = (at: number): Observation => ({ type: 'snapshot', at, squares: START_SQUARES });
+
+describe('trackBoard stage', () => {
+  it('keeps the board registry current, routes every observation, and asks for a pairing on changes', () => {
+    const boards = new BoardRegistry([board], () => 0);
+    const routed: string[] = [];
+    const considered: number[] = [];
+    const { logger, lines } = memoryLogger('info');
+    createTestScheduler().run(({ hot, expectObservable }) => {
+      const values = {
+        i: identity(1),
+        s: snapshot(2),
+        c: link(3, 'connected'),
+        q: square(4, 12, true),
+        g: {
+          type: 'protocol-error',
+          at: 5,
+          reason: { kind: 'garbage' },
+          hex: '7F 01',
+          count: 2,
+        } as Observation,
+      };
+      const source = hot('i-s-c-q-g', values);
+      const out$ = source.pipe(
+        trackBoard({
+          id: 'b1',
+          boards,
+          route: (_b, o) => routed.push(o.type),
+          consider: () => considered.push(considered.length),
+          log: logger,
+        }),
+      );
+      expectObservable(out$).toBe('i-s-c-q-g', values);
+    });
+    expect(routed).toEqual(['identity', 'snapshot', 'link', 'square', 'protocol-error']);
+    // serial, squares (twice: the dump and the lifted pawn), link
+    expect(considered).toHaveLength(4);
+    const status = boards.get('b1')?.status;
+    expect(status).toMatchObject({ link: 'connected', serial: '01025', protocolErrors: 1, observations: 5 });
+    expect(boards.stateOf('b1')).toMatchObject({
+      board: 'b1',
+      link: 'connected',
+      game: null,
+      serial: '01025',
+      placement: 'rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR',
+    });
+    expect(lines.filter(l => l.includes('board b1: connected'))).toHaveLength(1);
+    expect(lines.some(l => l.includes('protocol error garbage (2 bytes) hex="7F 01"'))).toBe(true);
+  });
+});
+
+describe('boardObservations$ stage', () => {
+  it('opens the session again after an error, following the back-off, and logs it with the board', () => {
+    const { logger, lines } = memoryLogger('info');
+    createTestScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const session = cold<Observation>('a-#', { a: link(0, 'connected') });
+      const out$ = boardObservations$(
+        board,
+        { open: () => session, scheduler: undefined as never, log: logger, restartMs: 5 },
+        NEVER,
+        EMPTY,
+      );
+      // a at 0, error at 2, wait 5, a again at 7, error at 9, a at 14, unsubscribed at 15.
+      expectObservable(out$, '^ 14ms !').toBe('a 6ms a 6ms a', { a: link(0, 'connected') });
+      expectSubscriptions(session.subscriptions).toBe(['^-!', '7ms ^-!', '14ms ^!']);
+    });
+    expect(lines.filter(l => l.includes('b1: session failed')).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('re-opens the session at once on a resync request (a fresh dump), closing the old one', () => {
+    createTestScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      const session = cold<Observation>('s', { s: snapshot(0) });
+      const resync$ = hot<void>('---r');
+      const out$: Observable<Observation> = boardObservations$(
+        board,
+        { open: () => session, scheduler: undefined as never, log: silentLogger() },
+        resync$,
+        EMPTY,
+      );
+      expectObservable(out$, '^ 5ms !').toBe('s--s', { s: snapshot(0) });
+      expectSubscriptions(session.subscriptions).toBe(['^--!', '---^--!']);
+    });
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * `chessbridge demo --once`: emulated boards on PTYs play their games through the daemon with its
+ * embedded broker and web display; the addresses are printed, the pages and the MQTT.js bundle
+ * are served while it runs, and it exits 0 once every game is over.
+ */
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../support/shared.js';
+import { waitFor } from './support.js';
+
+describe('chessbridge demo --once', () => {
+  it('plays every board to the end, serves the display meanwhile, and exits 0', async () => {
+    const code =
+      "const m = await import('./src/main.ts'); process.exitCode = await m.main(process.argv.slice(1));";
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        code,
+        'demo',
+        '--boards',
+        '2',
+        '--speed',
+        '10',
+        '--once',
+      ],
+      { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const exited = new Promise<number | null>(resolve => child.once('exit', c => resolve(c)));
+    try {
+      await waitFor(() => /hall display\s+http:\/\/\S+/.test(out), 30_000, `the addresses (${out})`);
+      const display = /hall display\s+(http:\/\/[^/\s]+)\S*/.exec(out)?.[1] ?? '';
+      const page = await fetch(`${display}/ui/display/index.html?round=1`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<h1');
+      expect((await fetch(`${display}/ui/vendor/mqtt.esm.js`)).status).toBe(200);
+      expect(await exited).toBe(0);
+      expect(out).toMatch(/game r1-b1 finished: 1-0 \(checkmate\)/);
+      expect(out).toMatch(/game r1-b2 finished: 1-0 \(checkmate\)/);
+      expect(out).toMatch(/Rd8# \(seq \d+\)/); // the Opera game's last move
+      expect(out).not.toMatch(/ERROR/);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+});
