@@ -101,6 +101,14 @@ export const describeTransportContract = (name: string, make: () => Promise<Tran
       const error = errorOf(transport);
       await transport.open();
       await pull();
+      // A reader learns of a vanished device when its next read or write fails (EIO on a PTY);
+      // keep writing a byte until it does, as a session's keepalive would, for at most 20 s.
+      const flag = { settled: false };
+      void error.finally(() => (flag.settled = true));
+      for (let i = 0; i < 100 && !flag.settled; i++) {
+        await transport.write(Uint8Array.of(0)).catch(() => undefined);
+        await new Promise(r => setTimeout(r, 200));
+      }
       const e = (await error) as TransportError;
       expect(e.problem.kind).toBe('disconnected');
       expect(e.disconnected).toBe(true);
