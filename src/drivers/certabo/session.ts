@@ -52,7 +52,7 @@ import {
 import { type Backoff, LinkSilentError, sessionNow } from '../dgt/session.js';
 import type { LinkObservation, Orientation } from '../observation.js';
 import { type BoardObservation, type LedGroup, ledSquares } from '../observationExtra.js';
-import { alongside, PacedWriter, sessionAttempts$, SnapshotTracker } from '../millennium/sessionShared.js';
+import { alongside, PacedWriter, sessionAttempts$, SnapshotTracker } from '../sessionKit.js';
 import type { Calibration } from './calibration.js';
 import { CertaboDecoder } from './codec.js';
 import { makeCommand, makeRgbColours } from './commands.js';

@@ -44,7 +44,7 @@ import {
   PacedWriter,
   sessionAttempts$,
   SnapshotTracker,
-} from '../millennium/sessionShared.js';
+} from '../sessionKit.js';
 import type { IdentityObservation, LinkObservation, Orientation } from '../observation.js';
 import type { BoardObservation, LedGroup } from '../observationExtra.js';
 import type { Transport } from '../transport/transport.js';

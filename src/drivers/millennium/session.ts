@@ -48,7 +48,7 @@ import { makeCommand, makeLedCommand, type MillenniumCommand } from './commands.
 import type { ParityMode } from './framing.js';
 import { DEFAULT_SLOT_TIME } from './leds.js';
 import { REGISTER, REPORT_MODE, SERIAL_SETTINGS } from './protocol.js';
-import { alongside, every$, PacedWriter, sessionAttempts$, SnapshotTracker } from './sessionShared.js';
+import { alongside, every$, PacedWriter, sessionAttempts$, SnapshotTracker } from '../sessionKit.js';
 
 export interface MillenniumSessionOptions {
   /** Timers (handshake, keepalive, silence, back-off, pacing); default asyncScheduler. */

@@ -34,7 +34,7 @@ import type { BoardEvent } from '../dgt/emulator.js';
 import { type Fault, isFault, type ScriptStep } from '../dgt/emulatorScript.js';
 import { EMPTY } from '../observation.js';
 import { contentFromPieceLetter, type SquareEvent } from '../observationExtra.js';
-import { every$ } from '../millennium/sessionShared.js';
+import { every$ } from '../sessionKit.js';
 import { type Transport, TransportError } from './transport.js';
 import { parseSquare, type Square } from 'chessops';
 

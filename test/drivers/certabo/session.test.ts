@@ -20,7 +20,7 @@ import {
   memoryCalibrationStore,
   SETUP_LEDS,
 } from '../../../src/drivers/certabo/sessionCalibration.js';
-import { ofKind } from '../../../src/drivers/millennium/sessionShared.js';
+import { ofKind } from '../../../src/drivers/sessionKit.js';
 import { EMPTY, makePiece, OCCUPIED, START_SQUARES } from '../../../src/drivers/observation.js';
 import { ledSquares, type LedGroup } from '../../../src/drivers/observationExtra.js';
 import type { EmulatedBoard } from '../../../src/drivers/transport/boardEmulatorHost.js';

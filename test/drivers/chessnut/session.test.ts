@@ -13,7 +13,7 @@ import type { ChessnutEmulatorOptions } from '../../../src/drivers/chessnut/emul
 import { chessnutSession$, type ChessnutSessionOptions } from '../../../src/drivers/chessnut/session.js';
 import { scriptFromSans, type ScriptStep } from '../../../src/drivers/dgt/emulatorScript.js';
 import { LinkSilentError } from '../../../src/drivers/dgt/session.js';
-import { ofKind } from '../../../src/drivers/millennium/sessionShared.js';
+import { ofKind } from '../../../src/drivers/sessionKit.js';
 import { EMPTY, makePiece, START_SQUARES } from '../../../src/drivers/observation.js';
 import type { BoardObservation, LedGroup } from '../../../src/drivers/observationExtra.js';
 import { EmulatedChessnutOnHid } from '../../../src/drivers/transport/chessnutHidHost.js';

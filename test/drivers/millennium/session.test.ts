@@ -20,7 +20,7 @@ import {
   millenniumSession$,
   type MillenniumSessionOptions,
 } from '../../../src/drivers/millennium/session.js';
-import { ofKind } from '../../../src/drivers/millennium/sessionShared.js';
+import { ofKind } from '../../../src/drivers/sessionKit.js';
 import { EMPTY, makePiece, START_SQUARES } from '../../../src/drivers/observation.js';
 import type { LedGroup } from '../../../src/drivers/observationExtra.js';
 import { BoardEmulatorRunner } from '../../../src/drivers/transport/boardEmulatorHost.js';

@@ -30,7 +30,7 @@ import {
   throwError,
   timer,
 } from 'rxjs';
-import { backoffDelay, type Backoff } from '../dgt/session.js';
+import { backoffDelay, type Backoff } from './dgt/session.js';
 import {
   detectOrientation,
   type IdentityObservation,
@@ -40,8 +40,8 @@ import {
   type SnapshotObservation,
   type SquareContent,
   type SquareObservation,
-} from '../observation.js';
-import { ledSquares, type LedGroup } from '../observationExtra.js';
+} from './observation.js';
+import { ledSquares, type LedGroup } from './observationExtra.js';
 
 const same = (a: SquareContent | undefined, b: SquareContent | undefined): boolean => {
   if (a === b) return true;
