@@ -286,4 +286,42 @@ describe.skipIf(!CHROMIUM_PATH)('arbiter console', () => {
     expect(chrome.errors.filter(e => !e.includes('status of 401'))).toEqual([]);
     await page.close();
   });
+
+  it('over SSE, keeps the alert that follows an alert event (the page reopens its stream for the snapshot)', async () => {
+    await resetGame();
+    const page = await chrome.newPage({ width: 1600, height: 1000 });
+    const streams: string[] = [];
+    page.on('request', request => {
+      if (new URL(request.url()).pathname === '/events') streams.push(request.url());
+    });
+    await page.goto(stack.pageUrl('console/index.html', {}, 'sse'));
+    await login(page, TOKEN);
+    await page.locator(`#game-ply[data-ply="${AT_PLY}"]`).waitFor(WAIT);
+    expect(streams).toHaveLength(1);
+
+    // What the daemon sends for an alert: the game event, then at once the message on `alerts`.
+    // A game event the page cannot fold makes it read the snapshot again: over SSE a new stream.
+    const alert = illegalMoveAlert();
+    seq += 1;
+    stack.publisher.publishEvent({
+      game: game.id,
+      seq,
+      at: Date.now(),
+      type: 'alert',
+      code: 'illegal_move',
+      article: '7.5.1',
+      edition: 'E23',
+      color: 'white',
+      detail: alert.message,
+      evidence: null,
+    });
+    stack.publisher.publishAlert({ ...alert, seq });
+    stack.publisher.retain(stack.topics.game(game.id), { ...game.snapshot(AT_PLY), seq });
+    await page.locator('.alert[data-alert="illegal_move"]').waitFor(WAIT);
+    await expect.poll(() => streams.length, WAIT).toBe(2);
+    await page.locator('#connection[data-status="live"]').waitFor(WAIT);
+    expect(await page.locator('.alert').count()).toBe(1);
+    expect(chrome.errors.filter(e => !e.includes('status of 401'))).toEqual([]);
+    await page.close();
+  });
 });

@@ -1,8 +1,9 @@
 /**
  * What the web page tests run against: a real embedded aedes broker (TCP for the test's own
  * client, WebSocket for the pages), the test's publisher (the daemon's EventPublisher on an
- * MqttConnection), and an HTTP server on node:http serving web/ under /ui/ with the MQTT.js
- * browser bundle, an SSE stream at /events and, when asked, arbiter actions at /api/arbiter/.
+ * MqttConnection), and the bridge's HttpServer set up as the daemon sets it up: web/ under /ui/,
+ * the MQTT.js browser bundle and an SSE stream at /events as extra routes and, when asked, arbiter
+ * actions at /api/arbiter/ (with the test's handlers).
  * Also the frames of a real game (snapshots and move events, ply by ply) and page helpers that
  * read the board diagram back from the DOM.
  *
@@ -11,15 +12,12 @@
  *   await page.goto(stack.pageUrl('display/board.html', { game: 'g1' }));
  *   await stack.close();
  */
-import { createReadStream } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { merge } from 'rxjs';
 import type { Page } from 'playwright-core';
-import { type ArbiterAction, arbiterReply } from '../../src/bridge/http/arbiterRoutes.js';
-import { FailureLimiter } from '../../src/bridge/http/auth.js';
-import type { HttpReply } from '../../src/bridge/http/reply.js';
-import { StaticFiles } from '../../src/bridge/http/staticFiles.js';
+import { makeFeedState } from '../../src/bridge/feed/feedState.js';
+import type { ArbiterAction } from '../../src/bridge/http/arbiterRoutes.js';
+import { HttpServer } from '../../src/bridge/http/server.js';
+import { makeFileReplier } from '../../src/bridge/http/staticFiles.js';
 import { MqttConnection } from '../../src/bridge/mqtt/client.js';
 import { EmbeddedBroker } from '../../src/bridge/mqtt/embeddedBroker.js';
 import { silentLog } from '../../src/bridge/mqtt/log.js';
@@ -65,11 +63,6 @@ export const closeAll = async (...items: ({ close(): Promise<void> } | undefined
   await Promise.allSettled(items.map(item => (item ? item.close() : Promise.resolve())));
 };
 
-const writeReply = (res: ServerResponse, reply: HttpReply): void => {
-  res.writeHead(reply.status, reply.headers as Record<string, string | string[]>);
-  res.end(reply.body);
-};
-
 export const startWebStack = async (options: WebStackOptions = {}): Promise<WebStack> => {
   const broker = new EmbeddedBroker({
     log: silentLog,
@@ -99,42 +92,21 @@ export const startWebStack = async (options: WebStackOptions = {}): Promise<WebS
       })
     : undefined;
   hub?.start();
-  const pages = new StaticFiles({ root: WEB_DIR, prefix: '/ui/' });
-  const limiter = new FailureLimiter({ maxFailures: 50, windowMs: 60_000 });
-
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    if (path === '/ui/vendor/mqtt.esm.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' });
-      createReadStream(MQTT_BROWSER_BUNDLE).pipe(res);
-      return;
-    }
-    if (path === '/events' && hub) {
-      hub.handle(req, res);
-      return;
-    }
-    if (path.startsWith('/api/arbiter/') && options.arbiter) {
-      const reply = await arbiterReply(req, path.slice('/api/arbiter/'.length), {
-        options: { token: options.arbiter.token, actions: options.arbiter.actions },
-        limiter,
-        now: Date.now(),
-      });
-      writeReply(res, reply);
-      return;
-    }
-    if (pages.handles(path)) {
-      writeReply(res, await pages.reply(path, req.headers));
-      return;
-    }
-    res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
-  };
-  const server: Server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500).end(String(error));
-    });
+  const mqttJs = makeFileReplier(MQTT_BROWSER_BUNDLE);
+  const server = new HttpServer({
+    port: 0,
+    feed: () => makeFeedState({ name: 'web test' }, 0),
+    staticDir: WEB_DIR,
+    routes: [
+      ...(hub ? [{ path: '/events', name: 'events', stream: hub.handle.bind(hub) }] : []),
+      { path: '/ui/vendor/mqtt.esm.js', name: 'vendor', reply: req => mqttJs(req.headers) },
+    ],
+    maxAuthFailures: 50,
+    ...(options.arbiter
+      ? { arbiter: { token: options.arbiter.token, actions: options.arbiter.actions } }
+      : {}),
   });
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
-  const httpUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const httpUrl = `http://127.0.0.1:${(await server.start()).port}`;
   const wsUrl = addresses.wsUrl ?? '';
 
   return {
@@ -153,8 +125,7 @@ export const startWebStack = async (options: WebStackOptions = {}): Promise<WebS
     },
     async close() {
       hub?.stop();
-      server.closeAllConnections();
-      await new Promise<void>(resolve => server.close(() => resolve()));
+      await server.stop();
       await publisher.stop();
       await connection.stop();
       await broker.stop();

@@ -67,6 +67,8 @@ export class LiveConnection {
     this.counter = 0;
     this.client = null;
     this.source = null;
+    /** SSE streams being replaced, closed once their successor is open. */
+    this.retiring = new Set();
     this.store.subscribe(({ game, needsSnapshot }) => {
       if (needsSnapshot) this.resync(game);
     });
@@ -109,6 +111,8 @@ export class LiveConnection {
     this.client = null;
     this.source?.close();
     this.source = null;
+    this.retiring.forEach(old => old.close());
+    this.retiring.clear();
     this.pending.forEach(({ resolve, timer, transaction }) => {
       clearTimeout(timer);
       resolve({ status: 'error', data: {}, error: 'connection closed', transaction, local: true });
@@ -178,11 +182,16 @@ export class LiveConnection {
         const source = new EventSource(this.options.url);
         this.source = source;
         source.onopen = () => {
+          // The new stream is registered at the server: the one it replaces may go now.
+          this.retiring.forEach(old => old !== source && old.close());
+          this.retiring.clear();
           this.setStatus('live');
           resolve();
         };
-        source.onerror = () =>
-          this.setStatus(source.readyState === EventSource.CLOSED ? 'offline' : 'connecting');
+        source.onerror = () => {
+          if (this.source === source)
+            this.setStatus(source.readyState === EventSource.CLOSED ? 'offline' : 'connecting');
+        };
         source.onmessage = message => {
           let data;
           try {
@@ -194,8 +203,11 @@ export class LiveConnection {
             this.handle(data.topic, data.payload, data.retained === true);
         };
       };
+      // Reading the retained snapshots again means a new stream. The old one stays open until the
+      // new one is, so a message sent meanwhile (alerts are not retained) comes on one of them; the
+      // store and the console drop what comes twice.
       this.reopenSse = () => {
-        this.source?.close();
+        if (this.source) this.retiring.add(this.source);
         open();
       };
       open();

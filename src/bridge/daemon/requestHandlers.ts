@@ -1,23 +1,31 @@
 /**
  * The request API's handlers (docs/mqtt.md, actions): starting, stopping and binding games,
  * their Laws and time control, the arbiter's decisions (journaled as commands and decided by the
- * supervisor like everything else), and board requests (resync, clock text). Expected refusals are
- * `Result.err` with a message naming the problem; the request service answers them.
+ * supervisor like everything else), and board requests (resync, clock text; journaled into the
+ * board's game when it has one). Expected refusals are `Result.err` with a message naming the
+ * problem; the request service answers them. The same handlers serve the HTTP arbiter route
+ * (`POST /api/arbiter/<action-with-hyphens>`), with the same schemas, journaled with an `http:`
+ * source that names how the caller logged in and from where.
  *
  *   const handlers = makeRequestHandlers({ games, boards, config, log });
  *   serveRequests$({ connection, handlers, log: logger.mqtt });
+ *   new HttpServer({ arbiter: { token, actions: makeArbiterActions({ games, boards, config, log }) }, … });
  */
 import { Result } from '@badrap/result';
+import type { ArbiterAction, ArbiterRequest } from '../http/arbiterRoutes.js';
 import { isGameId } from '../journal/index.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import type { JsonObject, JsonValue } from '../mqtt/topics.js';
-import type {
-  RequestHandler,
-  RequestHandlers,
-  RequestMeta,
-  RequestAction,
-  RequestOf,
+import { describeValueErrors } from '../mqtt/requests.js';
+import {
+  REQUEST_ACTIONS,
+  REQUEST_SCHEMAS,
+  type RequestHandler,
+  type RequestHandlers,
+  type RequestMeta,
+  type RequestAction,
+  type RequestOf,
 } from '../mqtt/requestSchemas.js';
 import type { BoardRegistry } from './boards.js';
 import type { GameRegistry } from './games.js';
@@ -30,6 +38,8 @@ export interface HandlerContext {
   readonly boards: BoardRegistry;
   readonly config: Config;
   readonly log: Logger;
+  /** The journal's `source` of a command (default `mqtt:<action>`). */
+  readonly sourceOf?: (meta: RequestMeta) => string;
 }
 
 const fail = (message: string): Result<JsonObject, Error> => Result.err(new Error(message));
@@ -40,17 +50,36 @@ const paramsOf = (req: object): JsonValue => {
   return rest;
 };
 
-const sourceOf = (meta: RequestMeta): string => `mqtt:${meta.action}`;
+/** The journal's source of a command: the context's, else `mqtt:<action>`. */
+const sourceOf = (ctx: HandlerContext, meta: RequestMeta): string =>
+  ctx.sourceOf === undefined ? `mqtt:${meta.action}` : ctx.sourceOf(meta);
 
 /** A game command: journaled, decided, published; answers with the seq reached. */
 const gameCommand =
   <A extends RequestAction>(ctx: HandlerContext, action: string): RequestHandler<A> =>
   async (req, meta) => {
     const { game_id: id } = req as RequestOf<A> & { game_id: string };
-    const r = await ctx.games.command(id, action, paramsOf(req), sourceOf(meta));
+    const r = await ctx.games.command(id, action, paramsOf(req), sourceOf(ctx, meta));
     if (r.isErr) return fail(r.error.message);
     return Result.ok({ game_id: id, seq: r.value.run.seq, events: r.value.events.length });
   };
+
+/**
+ * A board request, recorded in the journal of the game on that board (when there is one) before
+ * it is carried out, so the game's record shows when the arbiter resynchronised or wrote to the
+ * clock. The supervisor takes such records as no input.
+ */
+const journalBoardRequest = async (
+  ctx: HandlerContext,
+  boardId: string,
+  req: object,
+  meta: RequestMeta,
+): Promise<Result<undefined, Error>> => {
+  const game = ctx.boards.get(boardId)?.status.game;
+  if (game === undefined) return Result.ok(undefined);
+  const r = await ctx.games.command(game, meta.action, paramsOf(req), sourceOf(ctx, meta));
+  return r.isErr ? Result.err(new Error(`${game}: ${r.error.message}`)) : Result.ok(undefined);
+};
 
 const player = (name: string | undefined) => ({ name: name ?? '?' });
 
@@ -122,7 +151,7 @@ export const makeRequestHandlers = (ctx: HandlerContext): RequestHandlers => ({
       req.game_id,
       'set_time_control',
       { time_control: tc.value },
-      sourceOf(meta),
+      sourceOf(ctx, meta),
     );
     return r.isErr ? fail(r.error.message) : Result.ok({ game_id: req.game_id, time_control: tc.value });
   },
@@ -130,7 +159,7 @@ export const makeRequestHandlers = (ctx: HandlerContext): RequestHandlers => ({
     const slot = ctx.games.get(req.game_id);
     if (slot === undefined) return fail(`no game ${req.game_id}`);
     if (slot.run.seq > 0) return fail(`game ${req.game_id} is under way: its Laws are fixed`);
-    const r = await ctx.games.command(req.game_id, 'set_edition', paramsOf(req), sourceOf(meta));
+    const r = await ctx.games.command(req.game_id, 'set_edition', paramsOf(req), sourceOf(ctx, meta));
     return r.isErr ? fail(r.error.message) : Result.ok({ game_id: req.game_id, edition: req.edition });
   },
   accept_claim: gameCommand(ctx, 'accept_claim'),
@@ -139,21 +168,67 @@ export const makeRequestHandlers = (ctx: HandlerContext): RequestHandlers => ({
   restore_position: gameCommand(ctx, 'restore_position'),
   adjust_clocks: gameCommand(ctx, 'adjust_clocks'),
   set_result: gameCommand(ctx, 'set_result'),
-  resync_board: req =>
-    Promise.resolve(
-      ctx.boards.resync(req.board_id)
-        ? Result.ok({ board_id: req.board_id })
-        : fail(`no board ${req.board_id} on this daemon`),
-    ),
-  clock_text: req => {
+  resync_board: async (req, meta) => {
+    if (ctx.boards.get(req.board_id) === undefined) return fail(`no board ${req.board_id} on this daemon`);
+    const journaled = await journalBoardRequest(ctx, req.board_id, req, meta);
+    if (journaled.isErr) return fail(journaled.error.message);
+    if (!ctx.boards.resync(req.board_id)) return fail(`board ${req.board_id} is not connected`);
+    return Result.ok({ board_id: req.board_id });
+  },
+  clock_text: async (req, meta) => {
     const board = ctx.boards.get(req.board_id);
-    if (board === undefined) return Promise.resolve(fail(`no board ${req.board_id} on this daemon`));
-    if (!board.config.clock) return Promise.resolve(fail(`board ${req.board_id} has no clock`));
-    ctx.boards.clockCommand(req.board_id, {
+    if (board === undefined) return fail(`no board ${req.board_id} on this daemon`);
+    if (!board.config.clock) return fail(`board ${req.board_id} has no clock`);
+    const journaled = await journalBoardRequest(ctx, req.board_id, req, meta);
+    if (journaled.isErr) return fail(journaled.error.message);
+    const sent = ctx.boards.clockCommand(req.board_id, {
       kind: 'ascii',
       text: req.text.slice(0, 8).padEnd(8),
       beep: req.beep === true ? 1 : 0,
     });
-    return Promise.resolve(Result.ok({ board_id: req.board_id }));
+    return sent ? Result.ok({ board_id: req.board_id }) : fail(`board ${req.board_id} is not connected`);
   },
 });
+
+/** The HTTP route name of a request action: `restore_position` → `restore-position` (docs/web.md). */
+export const httpActionName = (action: RequestAction): string => action.replace(/_/g, '-');
+
+/** The journal's source of an HTTP action: how the caller logged in and from where. */
+export const httpSource = (req: Pick<ArbiterRequest, 'via' | 'remote'>): string =>
+  `http:${req.via}@${req.remote ?? 'unknown'}`;
+
+/** Hands a validated request to its own handler (keeps action and request correlated). */
+const dispatch = <A extends RequestAction>(
+  handlers: RequestHandlers,
+  action: A,
+  request: unknown,
+  meta: RequestMeta,
+): Promise<Result<JsonObject, Error>> => handlers[action](request as RequestOf<A>, meta);
+
+/**
+ * Every request action as an HTTP arbiter action (`restore-position`, `apply-penalty`, …): the body
+ * is checked against the action's schema as an MQTT request would be (a refusal names the fields),
+ * then handled and journaled like one, with the source `http:<token|password>@<address>`.
+ */
+export const makeArbiterActions = (ctx: HandlerContext): Readonly<Record<string, ArbiterAction>> => {
+  const act =
+    (action: RequestAction): ArbiterAction =>
+    async req => {
+      const problems = describeValueErrors(REQUEST_SCHEMAS[action], req.body);
+      const meta: RequestMeta = { action, topic: `/api/arbiter/${req.action}`, receivedAt: Date.now() };
+      const result =
+        problems === undefined
+          ? await dispatch(
+              makeRequestHandlers({ ...ctx, sourceOf: () => httpSource(req) }),
+              action,
+              req.body,
+              meta,
+            )
+          : fail(problems);
+      const who = `${req.via} from ${req.remote ?? 'unknown'}`;
+      if (result.isOk) ctx.log.info(`${action} over HTTP (${who}): ok`);
+      else ctx.log.warn(`${action} over HTTP (${who}): ${result.error.message}`);
+      return result;
+    };
+  return Object.fromEntries(REQUEST_ACTIONS.map(action => [httpActionName(action), act(action)]));
+};

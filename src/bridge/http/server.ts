@@ -1,9 +1,11 @@
 /**
  * The HTTP server of the bridge on node:http: the live PGN feed, the JSON API, arbiter actions,
- * `/healthz`, `/metrics` and the static web pages. `start()` and `stop()` are idempotent; the
- * constructor only keeps its options. Routes are listed in docs/broadcast.md.
+ * `/healthz`, `/metrics` and the static web pages, plus the routes its owner adds (`routes`: the
+ * daemon's `/events` stream and the MQTT.js bundle of the pages). `start()` and `stop()` are
+ * idempotent; the constructor only keeps its options. Routes are listed in docs/broadcast.md.
  *
- *   const http = new HttpServer({ port: 0, feed: () => state, staticDir: 'web' });
+ *   const http = new HttpServer({ port: 0, feed: () => state, staticDir: 'web',
+ *     routes: [{ path: '/events', name: 'events', stream: (req, res) => hub.handle(req, res) }] });
  *   const { port } = await http.start();
  *   await http.stop();
  *
@@ -20,6 +22,31 @@ import { type RouteContext, feedReply, feedRouteName } from './feedRoutes.js';
 import { BridgeMetrics, makePrometheusText } from './metrics.js';
 import { type HttpReply, errorReply, jsonReply, methodNotAllowed, textReply } from './reply.js';
 import { StaticFiles } from './staticFiles.js';
+
+/**
+ * A route added by the server's owner, at one exact path (the query is ignored). It is looked up
+ * after the arbiter routes and the method check (GET and HEAD only) and before every other route,
+ * so it may stand under the static prefix (`/ui/vendor/mqtt.esm.js`).
+ */
+export type ExtraRoute = {
+  /** The raw path answered, e.g. '/events'. */
+  readonly path: string;
+  /** Its name in `chessbridge_http_requests_total{route}`. */
+  readonly name: string;
+} & (
+  | {
+      /** Answered with a reply value, written like the server's own (HEAD, 304, content-length). */
+      readonly reply: (req: IncomingMessage) => Promise<HttpReply> | HttpReply;
+    }
+  | {
+      /** Takes the response over (a long-lived stream); counted with its status once it closes. */
+      readonly stream: (req: IncomingMessage, res: ServerResponse) => void;
+    }
+);
+
+/** Paths an extra route may not take: the server's own. */
+const isReservedPath = (path: string): boolean =>
+  path === '/healthz' || path === '/metrics' || path === '/api' || path.startsWith('/api/');
 
 /** What /healthz reports: `ok` decides 200 or 503; other fields are shown as they are. */
 export interface HealthReport {
@@ -52,9 +79,18 @@ export interface HttpServerOptions {
   readonly corsOrigin?: string;
   /** Failed arbiter logins allowed per address per minute (default 20). */
   readonly maxAuthFailures?: number;
-  /** How long stop() lets requests in progress finish before closing their connections (default 2000 ms). */
+  /**
+   * How long stop() lets requests in progress finish before closing their connections (default
+   * 2000 ms). End long-lived streams (an SSE hub's `stop()`) first, or stop() waits this long.
+   */
   readonly stopGraceMs?: number;
+  /** Routes added at exact paths (see ExtraRoute); a reserved or repeated path is a TypeError at start. */
+  readonly routes?: readonly ExtraRoute[];
 }
+
+type Routed =
+  | { readonly route: string; readonly reply: HttpReply }
+  | { readonly route: string; readonly stream: (req: IncomingMessage, res: ServerResponse) => void };
 
 const PUBLIC_METHODS = 'GET, HEAD, OPTIONS';
 
@@ -66,12 +102,30 @@ export const splitTarget = (url: string): { path: string; query: string } | unde
   return q < 0 ? { path: target, query: '' } : { path: target.slice(0, q), query: target.slice(q + 1) };
 };
 
+const extraRouteMap = (routes: readonly ExtraRoute[]): ReadonlyMap<string, ExtraRoute> => {
+  const map = new Map<string, ExtraRoute>();
+  for (const r of routes) {
+    if (!r.path.startsWith('/') || /[?#]/.test(r.path))
+      throw new TypeError(`HttpServer routes: '${r.path}' is not a path`);
+    if (isReservedPath(r.path)) throw new TypeError(`HttpServer routes: '${r.path}' is the server's own`);
+    if (map.has(r.path)) throw new TypeError(`HttpServer routes: '${r.path}' is given twice`);
+    map.set(r.path, r);
+  }
+  return map;
+};
+
 export class HttpServer {
   private server: Server | undefined;
   private starting: Promise<AddressInfo> | undefined;
   private stopping: Promise<void> | undefined;
   private parts:
-    | { files: FeedFiles; metrics: BridgeMetrics; pages: StaticFiles | undefined; limiter: FailureLimiter }
+    | {
+        files: FeedFiles;
+        metrics: BridgeMetrics;
+        pages: StaticFiles | undefined;
+        limiter: FailureLimiter;
+        extra: ReadonlyMap<string, ExtraRoute>;
+      }
     | undefined;
 
   constructor(private readonly opts: HttpServerOptions) {}
@@ -118,6 +172,7 @@ export class HttpServer {
           ? undefined
           : new StaticFiles({ root: this.opts.staticDir, prefix: this.opts.staticPrefix ?? '/ui/' }),
       limiter: new FailureLimiter({ maxFailures: this.opts.maxAuthFailures ?? 20, windowMs: 60_000 }),
+      extra: extraRouteMap(this.opts.routes ?? []),
     };
     return this.parts;
   }
@@ -126,13 +181,13 @@ export class HttpServer {
     return (this.opts.clock ?? Date.now)();
   }
 
-  private listen(): Promise<AddressInfo> {
-    this.components();
+  private async listen(): Promise<AddressInfo> {
+    this.components(); // a bad route is a TypeError here, and start() rejects with it
     const server = createServer((req, res) => {
       void this.handle(req, res);
     });
     server.keepAliveTimeout = 5000;
-    return new Promise<AddressInfo>((resolve, reject) => {
+    return await new Promise<AddressInfo>((resolve, reject) => {
       server.once('error', reject);
       server.listen(this.opts.port ?? 8080, this.opts.host ?? '127.0.0.1', () => {
         server.off('error', reject);
@@ -143,17 +198,25 @@ export class HttpServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let route = 'other';
-    let reply: HttpReply;
+    const { metrics } = this.components();
+    let routed: Routed;
     try {
-      const routed = await this.route(req);
-      route = routed.route;
-      reply = routed.reply;
+      routed = await this.route(req);
     } catch {
-      reply = errorReply(500, 'internal error', 'text');
+      routed = { route: 'other', reply: errorReply(500, 'internal error', 'text') };
     }
-    this.components().metrics.countHttp(route, reply.status);
-    this.write(req, res, reply);
+    if ('stream' in routed) {
+      res.once('close', () => metrics.countHttp(routed.route, res.statusCode));
+      try {
+        routed.stream(req, res);
+      } catch {
+        if (!res.headersSent) this.write(req, res, errorReply(500, 'internal error', 'text'));
+        else res.destroy();
+      }
+      return;
+    }
+    metrics.countHttp(routed.route, routed.reply.status);
+    this.write(req, res, routed.reply);
   }
 
   private write(req: IncomingMessage, res: ServerResponse, reply: HttpReply): void {
@@ -164,8 +227,8 @@ export class HttpServer {
     else res.end(reply.body);
   }
 
-  private async route(req: IncomingMessage): Promise<{ route: string; reply: HttpReply }> {
-    const { files, metrics, pages, limiter } = this.components();
+  private async route(req: IncomingMessage): Promise<Routed> {
+    const { files, metrics, pages, limiter, extra } = this.components();
     const method = req.method ?? 'GET';
     const target = splitTarget(req.url ?? '/');
     if (!target) {
@@ -187,6 +250,11 @@ export class HttpServer {
     const form = path.startsWith('/api/') ? 'json' : 'text';
     if (method !== 'GET' && method !== 'HEAD')
       return { route: 'method', reply: methodNotAllowed(PUBLIC_METHODS, form) };
+    const added = extra.get(path);
+    if (added !== undefined)
+      return 'stream' in added
+        ? { route: added.name, stream: added.stream }
+        : { route: added.name, reply: await added.reply(req) };
     if (path === '/healthz') return { route: 'healthz', reply: this.healthReply(now) };
     if (path === '/metrics') {
       const text = makePrometheusText(metrics.snapshot(), now);

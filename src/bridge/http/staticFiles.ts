@@ -82,6 +82,54 @@ export const parseStaticPath = (rest: string): Result<{ segments: string[]; fold
 
 const notFound = (): HttpReply => errorReply(404, 'not found', 'text');
 
+/** The content type of a file name, by its extension. */
+export const contentTypeOf = (file: string): string =>
+  TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+
+/** A file's bytes as a representation: ETag (cached by path, time and size), Last-Modified, 304. */
+const fileRepresentationReply = (
+  real: string,
+  info: Stats,
+  body: Buffer,
+  headers: IncomingHttpHeaders,
+  etags: Map<string, string>,
+): HttpReply => {
+  const stamp = `${real}\u0000${info.mtimeMs}\u0000${info.size}`;
+  let etag = etags.get(stamp);
+  if (etag === undefined) {
+    etag = makeEtag(body);
+    if (etags.size > 5000) etags.clear();
+    etags.set(stamp, etag);
+  }
+  return representationReply(headers, {
+    body,
+    contentType: contentTypeOf(real),
+    etag,
+    lastModified: info.mtimeMs,
+    lastModifiedShared: false,
+  });
+};
+
+/**
+ * One file at a fixed route, outside any served folder (the MQTT.js bundle the pages import), with
+ * the same validators and conditional GET as the folder's files; 404 when it cannot be read.
+ *
+ *   const mqttJs = makeFileReplier(MQTT_BROWSER_BUNDLE);
+ *   await mqttJs(req.headers); // 200 text/javascript with ETag, or 304
+ */
+export const makeFileReplier = (file: string): ((headers: IncomingHttpHeaders) => Promise<HttpReply>) => {
+  const etags = new Map<string, string>();
+  return async headers => {
+    try {
+      const info = await stat(file);
+      if (!info.isFile()) return notFound();
+      return fileRepresentationReply(file, info, await readFile(file), headers, etags);
+    } catch {
+      return notFound();
+    }
+  };
+};
+
 export class StaticFiles {
   private rootReal: string | undefined;
   private readonly etags = new Map<string, string>();
@@ -115,21 +163,7 @@ export class StaticFiles {
     } catch {
       return notFound(); // gone between the checks, or unreadable
     }
-    const stamp = `${real}\u0000${info.mtimeMs}\u0000${info.size}`;
-    let etag = this.etags.get(stamp);
-    if (etag === undefined) {
-      etag = makeEtag(body);
-      if (this.etags.size > 5000) this.etags.clear();
-      this.etags.set(stamp, etag);
-    }
-    const contentType = TYPES[extname(real).toLowerCase()] ?? 'application/octet-stream';
-    return representationReply(headers, {
-      body,
-      contentType,
-      etag,
-      lastModified: info.mtimeMs,
-      lastModifiedShared: false,
-    });
+    return fileRepresentationReply(real, info, body, headers, this.etags);
   }
 
   private async root(): Promise<string | undefined> {
