@@ -1,17 +1,15 @@
 /**
- * `chessbridge ports`, the non-DGT part: lists HID devices and picks out Chessnut boards (vendor
- * 0x2D80, product high byte 0x80–0x86, usage page 0xFF00), then probes serial ports for
- * Millennium ChessLink and Certabo boards in the reference's order (§5): listen first without
- * writing, since Certabo boards stream frame lines by themselves and take any byte written as
- * LED data, and a Millennium board in its factory mode streams status reports; only ports that
- * stayed silent get the Millennium version request `V56`. Formatting is pure and separate.
+ * `chessbridge ports`, the part for boards other than DGT: picks Chessnut boards out of the HID
+ * listing (vendor 0x2D80, product high byte 0x80–0x86, usage page 0xFF00), and probes one serial
+ * port for a Millennium ChessLink or Certabo board in the reference's order (§5): listen first
+ * without writing, since Certabo boards stream frame lines by themselves and take any byte
+ * written as LED data, and a Millennium board in its factory mode streams status reports; only a
+ * port that stayed silent gets the Millennium version request `V56`. `ports.ts` runs this before
+ * the DGT probe and leaves the boards found here out of it. Formatting is pure and separate.
  *
- *   const report = await runBoardPorts({ paths: [] }, defaultBoardPortsDeps());
- *   for (const line of formatBoardPortsReport(report)) console.log(line);
- *   report.probes.filter(p => p.kind === 'certabo'); // [{ path: '/dev/ttyUSB0', kind: 'certabo', sensing: 'rfid', frames: 4 }]
- *
- * Run this before the DGT probe, and leave ports found to be Certabo boards out of it: the DGT
- * probe writes bytes that a Certabo board would take as LED data.
+ *   const outcome = await probeBoardPort(new SerialTransport({ path, baudRate: 38400 }));
+ *   outcome; // { path: '/dev/ttyUSB0', kind: 'certabo', sensing: 'rfid', frames: 4 }
+ *   formatHidListing(await listHid(() => loadHidBackend())); // ['HID: 1 Chessnut board (…):', …]
  */
 import {
   asyncScheduler,
@@ -27,7 +25,7 @@ import {
 } from 'rxjs';
 import type { Result } from '@badrap/result';
 import { CertaboDecoder } from '../drivers/certabo/codec.js';
-import { SERIAL_SETTINGS as CERTABO_SERIAL, USB_ID as CERTABO_USB } from '../drivers/certabo/protocol.js';
+import { USB_ID as CERTABO_USB } from '../drivers/certabo/protocol.js';
 import { isChessnutDevice, modelFromProductId, USAGE_PAGE } from '../drivers/chessnut/protocol.js';
 import { MillenniumDecoder } from '../drivers/millennium/codec.js';
 import { makeCommand } from '../drivers/millennium/commands.js';
@@ -36,15 +34,8 @@ import {
   type HidDeviceInfo,
   type HidUnavailableError,
   listHidDevices,
-  loadHidBackend,
 } from '../drivers/transport/hidBackend.js';
-import { SerialTransport } from '../drivers/transport/serial.js';
-import {
-  type ListDeps,
-  listSerialPorts,
-  type PortCandidate,
-  type PortListing,
-} from '../drivers/transport/serialList.js';
+import type { PortCandidate } from '../drivers/transport/serialList.js';
 import type { Transport } from '../drivers/transport/transport.js';
 
 export type BoardProbeOutcome =
@@ -74,6 +65,12 @@ export interface BoardProbeOptions {
   readonly listenMs?: number;
   /** Wait this long for the answer to `V`; default 1500 ms (§1.8 reads for up to 2 s in all). */
   readonly versionTimeoutMs?: number;
+  /**
+   * Send `V` to a port that stayed silent (default true). `ports.ts` asks silent ports for a DGT
+   * board first: a DGT board takes the parity-bit bytes of `V56` as the start of a 4-byte bus
+   * command and would swallow the DGT requests after it.
+   */
+  readonly askSilent?: boolean;
   readonly scheduler?: SchedulerLike;
 }
 
@@ -150,6 +147,7 @@ export const probeBoardPort = async (
     if (s.certabo !== undefined) return { path, kind: 'certabo', ...s.certabo };
     if (s.bytes > 0 && !s.millennium) return { path, kind: 'other', bytes: s.bytes };
     const streamed = s.millennium;
+    if (!streamed && options.askSilent === false) return { path, kind: 'silent', waitedMs: listenMs };
     // A silent port, or a Millennium board already seen: ask for the version (§1.8).
     transport.write(makeCommand({ kind: 'version' })).catch(() => undefined);
     await until(() => s.firmware !== undefined, versionMs);
@@ -214,73 +212,19 @@ export const listHid = async (
   };
 };
 
-export interface BoardPortsReport {
-  readonly listing: PortListing;
-  /** One per port, in listing order; empty when probing was off. */
-  readonly probes: readonly BoardProbeOutcome[];
-  readonly hid: HidListing;
-}
-
-export interface BoardPortsDeps {
-  readonly list: () => Promise<PortListing>;
-  readonly transport: (path: string) => Transport;
-  readonly hid: () => Promise<Result<HidBackend, HidUnavailableError>>;
-}
-
-/** The real machine: serial listing (udev, else a /dev scan), 38400 8N1 serial transports, node-hid. */
-export const defaultBoardPortsDeps = (listDeps: ListDeps = {}): BoardPortsDeps => ({
-  list: () => listSerialPorts(listDeps),
-  // 8N1 serves both: Certabo's link, and Millennium's 7O1 with the parity bit read in software.
-  transport: path => new SerialTransport({ path, baudRate: CERTABO_SERIAL.baudRate }),
-  hid: () => loadHidBackend(),
-});
-
-export interface BoardPortsRequest {
-  /** Ports to probe instead of the listed ones. */
-  readonly paths: readonly string[];
-  /** Probe the serial ports (default true); false only lists them. */
-  readonly probe?: boolean;
-  readonly listenMs?: number;
-  readonly versionTimeoutMs?: number;
-}
-
-/** HID first (harmless), then every serial port in parallel (§5's probe order). */
-export const runBoardPorts = async (
-  request: BoardPortsRequest,
-  deps: BoardPortsDeps,
-): Promise<BoardPortsReport> => {
-  const hid = await listHid(deps.hid);
-  const listing: PortListing =
-    request.paths.length > 0
-      ? { ports: request.paths.map((path): PortCandidate => ({ path, source: 'given' })), problems: [] }
-      : await deps.list();
-  if (request.probe === false) return { listing, probes: [], hid };
-  const options: BoardProbeOptions = {
-    ...(request.listenMs !== undefined && { listenMs: request.listenMs }),
-    ...(request.versionTimeoutMs !== undefined && { versionTimeoutMs: request.versionTimeoutMs }),
-  };
-  const probes = await Promise.all(listing.ports.map(p => probeBoardPort(deps.transport(p.path), options)));
-  return { listing, probes, hid };
-};
-
 // ---------------------------------------------------------------------------------------------
 // Formatting (pure)
 
 const hex4 = (n: number): string => n.toString(16).padStart(4, '0');
 
 /** What a port's USB id suggests (never a verdict: both ids are generic chips). */
-const usbHint = (p: PortCandidate): string | undefined => {
+export const usbHint = (p: PortCandidate): string | undefined => {
   const vid = p.vendorId?.toLowerCase();
   const pid = p.productId?.toLowerCase();
   if (vid === hex4(CERTABO_USB.vendorId) && pid === hex4(CERTABO_USB.productId))
     return 'CP210x, the chip Certabo boards use';
   if (vid === '0403' && pid === '6001') return 'FTDI FT232R, maybe a ChessLink module';
   return undefined;
-};
-
-const usbText = (p: PortCandidate): string => {
-  const ids = p.vendorId !== undefined && p.productId !== undefined ? `USB ${p.vendorId}:${p.productId}` : '';
-  return [ids, p.manufacturer ?? '', usbHint(p) ?? ''].filter(Boolean).join(', ');
 };
 
 export const describeBoardProbe = (p: BoardProbeOutcome): string => {
@@ -315,46 +259,19 @@ const describeChessnut = (c: ChessnutDevice): string => {
   return `Chessnut ${c.model ?? 'board (model not named by the vendor)'} (${ids}, ${page}${serial})`;
 };
 
-/** The report as lines for a person (pure). */
-export const formatBoardPortsReport = (report: BoardPortsReport): string[] => {
-  const { listing, probes, hid } = report;
-  const lines: string[] = [];
-  const n = listing.ports.length;
-  const given = n > 0 && listing.ports.every(p => p.source === 'given');
-  lines.push(
-    n === 0
-      ? 'no serial ports found'
-      : `${n} serial port${n === 1 ? '' : 's'} ${given ? 'given' : 'found'}${probes.length > 0 ? ', probed for Millennium and Certabo boards:' : ':'}`,
-  );
-  const width = Math.max(0, ...listing.ports.map(p => p.path.length));
-  for (const port of listing.ports) {
-    const probe = probes.find(p => p.path === port.path);
-    const usb = usbText(port);
-    const what = probe === undefined ? '' : describeBoardProbe(probe);
-    lines.push(
-      `  ${port.path.padEnd(width)}  ${[what, usb === '' ? '' : `(${usb})`].filter(Boolean).join(' ')}`.trimEnd(),
-    );
-  }
-  if (probes.length > 0) {
-    const m = probes.filter(p => p.kind === 'millennium').length;
-    const c = probes.filter(p => p.kind === 'certabo').length;
-    lines.push(`${m} Millennium board${m === 1 ? '' : 's'}, ${c} Certabo board${c === 1 ? '' : 's'} found`);
-  }
+/** The HID part of the `ports` report: the Chessnut boards, or why HID could not be listed and the fix. */
+export const formatHidListing = (hid: HidListing): string[] => {
   switch (hid.kind) {
     case 'listed': {
       const k = hid.chessnut.length;
-      lines.push(
+      return [
         k === 0
           ? `HID: no Chessnut board among ${hid.devices} HID device${hid.devices === 1 ? '' : 's'} (${hid.backend})`
           : `HID: ${k} Chessnut board${k === 1 ? '' : 's'} (${hid.backend}):`,
-      );
-      for (const c of hid.chessnut) lines.push(`  ${c.info.path ?? '(no path)'}  ${describeChessnut(c)}`);
-      break;
+        ...hid.chessnut.map(c => `  ${c.info.path ?? '(no path)'}  ${describeChessnut(c)}`),
+      ];
     }
     case 'unavailable':
-      lines.push(`HID: ${hid.reason}`, `  fix: ${hid.fix}`);
-      break;
+      return [`HID: ${hid.reason}`, `  fix: ${hid.fix}`];
   }
-  for (const problem of listing.problems) lines.push(`note: ${problem}`);
-  return lines;
 };

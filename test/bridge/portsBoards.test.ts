@@ -3,19 +3,19 @@
  * them (a streaming Millennium, a quiet one that answers `V`, Certabo RFID and occupancy boards
  * that must never be written to, a silent port, a port sending something else, a missing path),
  * Chessnut picked out of HID listings (and the message with the fix when HID cannot be listed),
- * the real node-hid here, and the pure report formatting.
+ * the real node-hid here, and the pure formatting. The whole `ports` command (these probes, then
+ * the DGT probe, one report) is tested in ports.test.ts.
  */
 import { dirname } from 'node:path';
 import { Result } from '@badrap/result';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  type BoardPortsReport,
-  defaultBoardPortsDeps,
-  formatBoardPortsReport,
+  type BoardProbeOutcome,
+  describeBoardProbe,
+  formatHidListing,
   listHid,
   pickChessnut,
   probeBoardPort,
-  runBoardPorts,
 } from '../../src/bridge/portsBoards.js';
 import { CertaboEmulator } from '../../src/drivers/certabo/emulator.js';
 import { certaboBoard } from '../../src/drivers/certabo/emulatorRunner.js';
@@ -26,6 +26,7 @@ import {
   type HidBackend,
   type HidDeviceInfo,
   HidUnavailableError,
+  loadHidBackend,
 } from '../../src/drivers/transport/hidBackend.js';
 import { SerialTransport } from '../../src/drivers/transport/serial.js';
 import { SerialBoardOnPty } from '../../src/drivers/transport/serialBoardHost.js';
@@ -188,104 +189,60 @@ describe('Chessnut among HID devices (§3.1, §3.7, errata 8–9)', () => {
   });
 
   it('the real node-hid here lists without an error (no HID devices on this machine)', async () => {
-    const r = await listHid(defaultBoardPortsDeps().hid);
+    const r = await listHid(() => loadHidBackend());
     expect(r.kind).toBe('listed');
     expect(r.kind === 'listed' && r.backend).toMatch(/^node-hid/);
   });
 
   it('formats each Chessnut board with model, ids, usage page and serial', () => {
-    const lines = formatBoardPortsReport({
-      listing: { ports: [], problems: [] },
-      probes: [],
-      hid: {
-        kind: 'listed',
-        backend: 'node-hid (hidapi 0.15.0, hidraw)',
-        devices: 3,
-        chessnut: pickChessnut([air, go]),
-      },
+    const lines = formatHidListing({
+      kind: 'listed',
+      backend: 'node-hid (hidapi 0.15.0, hidraw)',
+      devices: 3,
+      chessnut: pickChessnut([air, go]),
     });
     expect(lines).toEqual([
-      'no serial ports found',
       'HID: 2 Chessnut boards (node-hid (hidapi 0.15.0, hidraw)):',
       '  /dev/hidraw1  Chessnut Air (USB 2d80:8001, usage page ff00, serial CN123)',
       '  /dev/hidraw2  Chessnut Go (USB 2d80:8502, usage page unknown, interface 0)',
     ]);
+    expect(formatHidListing({ kind: 'listed', backend: 'fake', devices: 1, chessnut: [] })).toEqual([
+      'HID: no Chessnut board among 1 HID device (fake)',
+    ]);
+  });
+
+  it('when HID cannot be listed, says why and how to fix it', async () => {
+    const hid = await listHid(() =>
+      Promise.resolve(
+        Result.err(new HidUnavailableError({ kind: 'list-failed', detail: 'EACCES' }, 'linux')),
+      ),
+    );
+    const lines = formatHidListing(hid);
+    expect(lines[0]).toBe('HID: cannot list HID devices: EACCES');
+    expect(lines[1]).toMatch(/^ {2}fix: node-hid needs libusb-1\.0 or the hidraw backend on Linux/);
+    expect(lines).toHaveLength(2);
   });
 });
 
-describe('runBoardPorts and the report', () => {
-  it('probes the given paths (HID first) and formats one line per port', async () => {
-    const m = await serve(millenniumBoard(new MillenniumEmulator({ registers: { 2: 3 } })));
-    const c = await serve(certaboBoard(new CertaboEmulator(), { frameMs: 100 }));
-    const report = await runBoardPorts(
-      { paths: [m.hostPath, c.hostPath], ...FAST },
-      { ...defaultBoardPortsDeps(), hid: backendWith([]) },
-    );
-    expect(report.probes.map(p => p.kind)).toEqual(['millennium', 'certabo']);
-    const lines = formatBoardPortsReport(report);
-    expect(lines[0]).toBe('2 serial ports given, probed for Millennium and Certabo boards:');
-    expect(lines[1]).toContain('Millennium ChessLink board, model Exclusive, firmware 01.03');
-    expect(lines[2]).toMatch(/Certabo RFID board \(Certabo, Cerno\), \d+ frames? of 320 numbers/);
-    expect(lines[3]).toBe('1 Millennium board, 1 Certabo board found');
-    expect(lines[4]).toBe('HID: no Chessnut board among 0 HID devices (node-hid (hidapi 0.15.0, hidraw))');
-  }, 20_000);
-
-  it('lists without probing when asked, with USB hints and the listing problems', async () => {
-    const report = await runBoardPorts(
-      { paths: [], probe: false },
-      {
-        list: () =>
-          Promise.resolve({
-            ports: [
-              {
-                path: '/dev/ttyUSB0',
-                source: 'serialport',
-                vendorId: '10c4',
-                productId: 'ea60',
-                manufacturer: 'Silicon Labs',
-              },
-              { path: '/dev/ttyUSB1', source: 'serialport', vendorId: '0403', productId: '6001' },
-            ],
-            problems: ['could not list serial ports with udev: udevadm is not on PATH'],
-          }),
-        transport: p => port(p),
-        hid: () =>
-          Promise.resolve(
-            Result.err(new HidUnavailableError({ kind: 'list-failed', detail: 'EACCES' }, 'linux')),
-          ),
-      },
-    );
-    expect(report.probes).toEqual([]);
-    const lines = formatBoardPortsReport(report);
-    expect(lines.slice(0, 3)).toEqual([
-      '2 serial ports found:',
-      '  /dev/ttyUSB0  (USB 10c4:ea60, Silicon Labs, CP210x, the chip Certabo boards use)',
-      '  /dev/ttyUSB1  (USB 0403:6001, FTDI FT232R, maybe a ChessLink module)',
-    ]);
-    expect(lines[3]).toBe('HID: cannot list HID devices: EACCES');
-    expect(lines[4]).toMatch(/^ {2}fix: node-hid needs libusb-1\.0 or the hidraw backend on Linux/);
-    expect(lines[5]).toBe('note: could not list serial ports with udev: udevadm is not on PATH');
-  });
-
+describe('describeBoardProbe', () => {
   it('describes every outcome kind', () => {
-    const report: BoardPortsReport = {
-      listing: {
-        ports: ['/a', '/b', '/c', '/d'].map(path => ({ path, source: 'given' as const })),
-        problems: [],
-      },
-      probes: [
-        { path: '/a', kind: 'millennium', firmware: undefined, model: undefined, by: 'reports' },
-        { path: '/b', kind: 'certabo', sensing: 'occupancy', frames: 1 },
-        { path: '/c', kind: 'silent', waitedMs: 3500 },
-        { path: '/d', kind: 'error', detail: 'cannot open /d: busy' },
-      ],
-      hid: { kind: 'listed', backend: 'fake', devices: 1, chessnut: [] },
-    };
-    expect(formatBoardPortsReport(report).slice(1, 5)).toEqual([
-      '  /a  Millennium ChessLink board, model not reported, no answer to the version request',
-      '  /b  Certabo occupancy board (Sentio, Tactum), 1 frame of 8 numbers',
-      '  /c  no frames and no answer to the version request within 3500 ms',
-      '  /d  cannot probe: cannot open /d: busy',
+    const outcomes: BoardProbeOutcome[] = [
+      { path: '/a', kind: 'millennium', firmware: undefined, model: undefined, by: 'reports' },
+      { path: '/b', kind: 'millennium', firmware: '01.03', model: 'Exclusive', by: 'version' },
+      { path: '/c', kind: 'certabo', sensing: 'occupancy', frames: 1 },
+      { path: '/d', kind: 'certabo', sensing: 'rfid', frames: 4 },
+      { path: '/e', kind: 'silent', waitedMs: 3500 },
+      { path: '/f', kind: 'other', bytes: 12 },
+      { path: '/g', kind: 'error', detail: 'cannot open /g: busy' },
+    ];
+    expect(outcomes.map(describeBoardProbe)).toEqual([
+      'Millennium ChessLink board, model not reported, no answer to the version request',
+      'Millennium ChessLink board, model Exclusive, firmware 01.03',
+      'Certabo occupancy board (Sentio, Tactum), 1 frame of 8 numbers',
+      'Certabo RFID board (Certabo, Cerno), 4 frames of 320 numbers',
+      'no frames and no answer to the version request within 3500 ms',
+      'sent 12 bytes, but no Millennium or Certabo frame',
+      'cannot probe: cannot open /g: busy',
     ]);
   });
 });

@@ -1,8 +1,10 @@
 /**
  * Cross-field checks: the mistakes no single field shows. Duplicate board ids and serial numbers,
- * a port shared by boards that are not on one DGT bus, bus addresses, pairings bound to an unknown
- * board, to two boards or twice in a round, rounds beyond the event, an unreadable time control,
- * an embedded broker open to the network without credentials, ports that collide.
+ * a port shared by boards that are not on one DGT bus, bus addresses, a calibration file on a
+ * board other than Certabo or shared by two boards, pairings bound to an unknown board, to two
+ * boards or twice in a round, rounds beyond the event, an unreadable time control, an embedded
+ * broker open to the network without credentials, ports that collide, HTTP arbiter credentials
+ * given twice or not at all.
  *
  * Each check looks only at the parts that passed the schema (a broken board entry is reported by
  * the schema and skipped here), so every mistake of a file is reported in one go.
@@ -97,6 +99,18 @@ const boardProblems = (boards: readonly Indexed<BoardConfig>[]): SchemaProblem[]
       if (port === undefined && serial === undefined)
         out.push(problem(['boards', b.index], 'give a port or a serial number to find the board by'));
     }
+    if (b.item.calibration !== undefined && driver !== 'certabo')
+      out.push(
+        problem(['boards', b.index, 'calibration'], `only certabo boards have one (driver is ${driver})`),
+      );
+  }
+  for (const [file, same] of groupBy(boards, b => b.item.calibration)) {
+    const [first, ...rest] = same;
+    if (first === undefined) continue;
+    for (const b of rest)
+      out.push(
+        problem(['boards', b.index, 'calibration'], `${file} is also the calibration of ${boardRef(first)}`),
+      );
   }
   for (const [port, same] of groupBy(boards, b => b.item.port)) {
     const [first, ...rest] = same;
@@ -198,6 +212,20 @@ const credentialProblems = (at: readonly string[], owner: unknown): SchemaProble
   return [];
 };
 
+/** HTTP arbiter credentials: at least one secret, each given once (inline or as a file). */
+const arbiterProblems = (arbiter: unknown): SchemaProblem[] => {
+  if (typeof arbiter !== 'object' || arbiter === null || Array.isArray(arbiter)) return [];
+  const at = ['http', 'arbiter'];
+  const out: SchemaProblem[] = [];
+  for (const secret of ['token', 'password'] as const) {
+    if (field(arbiter, secret) !== undefined && field(arbiter, `${secret}File`) !== undefined)
+      out.push(problem([...at, `${secret}File`], `give ${secret} or ${secret}File, not both`));
+  }
+  if (['token', 'tokenFile', 'password', 'passwordFile'].every(k => field(arbiter, k) === undefined))
+    out.push(problem(at, 'give a token, tokenFile, password or passwordFile (or leave arbiter out)'));
+  return out;
+};
+
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
 /** The embedded broker: open to the network only with credentials; no two listeners on one port. */
@@ -241,6 +269,7 @@ export const crossFieldProblems = (value: unknown): SchemaProblem[] => {
     ...credentialProblems(['mqtt'], mqtt),
     ...credentialProblems(['mqtt', 'broker'], field(mqtt, 'broker')),
   );
+  out.push(...arbiterProblems(field(field(value, 'http'), 'arbiter')));
   if (field(mqtt, 'url') === undefined && broker !== undefined) out.push(...brokerProblems(broker, http));
   return out;
 };

@@ -20,6 +20,7 @@ export {
   ORIENTATION_SETTINGS,
 } from './schema.js';
 export type {
+  ArbiterCredentialsConfig,
   BoardConfig,
   BrokerConfig,
   Config,

@@ -152,10 +152,39 @@ export const MqttSchema = Section('MQTT: where games are published and requests 
   broker: BrokerSchema,
 });
 
+/** Shortest secrets accepted for HTTP arbiter actions (a token is for scripts; a password is typed). */
+export const MIN_TOKEN_LENGTH = 16;
+export const MIN_PASSWORD_LENGTH = 8;
+
+export const ArbiterCredentialsSchema = Entry(
+  'Credentials of the HTTP arbiter actions (docs/web.md); absent = those actions are refused',
+  {
+    token: Type.Optional(
+      Type.String({
+        minLength: MIN_TOKEN_LENGTH,
+        description: `Bearer token (at least ${MIN_TOKEN_LENGTH} characters); better from the environment than in the file`,
+      }),
+    ),
+    tokenFile: Type.Optional(
+      Type.String({ minLength: 1, description: 'File holding the token (read at start, one line)' }),
+    ),
+    password: Type.Optional(
+      Type.String({
+        minLength: MIN_PASSWORD_LENGTH,
+        description: `Password for HTTP Basic login, any user name (at least ${MIN_PASSWORD_LENGTH} characters)`,
+      }),
+    ),
+    passwordFile: Type.Optional(
+      Type.String({ minLength: 1, description: 'File holding the password (read at start, one line)' }),
+    ),
+  },
+);
+
 export const HttpSchema = Section('The HTTP server: live PGN, web display, health', {
   enabled: Type.Boolean({ default: true, description: 'Serve HTTP at all' }),
   host: Type.String({ minLength: 1, default: '127.0.0.1', description: 'Interface to listen on' }),
   port: Port('TCP port', 8080),
+  arbiter: Type.Optional(ArbiterCredentialsSchema),
 });
 
 export const BoardSchema = Entry('One electronic board', {
@@ -186,6 +215,13 @@ export const BoardSchema = Entry('One electronic board', {
     description: 'auto (detect from the start position), normal, or rotated (turned 180°)',
   }),
   clock: Type.Boolean({ default: false, description: 'A clock is connected through this board' }),
+  calibration: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        'certabo only: JSON file of the RFID piece calibration, learned from the start position when missing; absent = calibration/{id}.json in journal.dir',
+    }),
+  ),
 });
 
 const Player = (description: string) =>
@@ -252,6 +288,7 @@ export type JournalConfig = Config['journal'];
 export type MqttConfig = Config['mqtt'];
 export type BrokerConfig = MqttConfig['broker'];
 export type HttpConfig = Config['http'];
+export type ArbiterCredentialsConfig = NonNullable<HttpConfig['arbiter']>;
 export type BoardConfig = Config['boards'][number];
 export type PairingConfig = Config['pairings'][number];
 export type PlayerConfig = PairingConfig['white'];

@@ -86,7 +86,11 @@ export interface CertaboSessionOptions {
   readonly calibrationSamples?: number;
   /** Spare queens on d6 / d3 while calibrating; default 'detect'. */
   readonly spareQueens?: 'detect' | 'require' | 'ignore';
-  /** How RFID frames are voted (sessionVote.ts): 'confirm-empty' (default) or 'majority' (errata 2). */
+  /**
+   * How RFID frames are voted (sessionVote.ts): 'confirm-empty' (default) or 'majority' (errata 2
+   * to the letter, which misses a piece standing for one frame: 49 of the 50 acceptance games
+   * exact instead of 50, docs/boards.md).
+   */
   readonly vote?: VoteMode;
   /** Frames of the 'majority' vote; default 3 (errata 2). */
   readonly voteFrames?: number;
