@@ -2,7 +2,8 @@
 # Makes sure the Debian packages the test suite uses are installed: pgn-extract (the independent
 # PGN oracle of the corpus tests), socat (pseudo-terminal pairs standing in for serial cables) and
 # mosquitto (a real MQTT broker for the integration tests; its service is not started) and
-# chromium (headless browser tests of the web display and arbiter console). Installs them with apt-get when running as root (or with
+# chromium (headless browser tests of the web display and arbiter console) and faketime (libfaketime: the fault
+# tests make the daemon's wall clock jump). Installs them with apt-get when running as root (or with
 # password-less sudo); otherwise prints the command to run and fails.
 set -euo pipefail
 
@@ -11,6 +12,7 @@ need=()
 command -v socat >/dev/null 2>&1 || need+=(socat)
 [ -x /usr/sbin/mosquitto ] || command -v mosquitto >/dev/null 2>&1 || need+=(mosquitto)
 [ -x /usr/bin/chromium ] || need+=(chromium)
+command -v faketime >/dev/null 2>&1 || need+=(faketime)
 [ ${#need[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -eq 0 ]; then

@@ -27,6 +27,8 @@ export class GameFile {
     private bytes: number,
   ) {}
 
+  private closed = false;
+
   /** Creates the file of a new game; fails with `game-exists` if there is one already. */
   static async create(
     io: JournalFs,
@@ -107,7 +109,10 @@ export class GameFile {
     }
   }
 
+  /** Closes the descriptor once (a second close(2) could hit a descriptor reused by another file). */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     await this.io.close(this.fd).catch(() => undefined);
   }
 }

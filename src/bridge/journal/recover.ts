@@ -29,7 +29,20 @@ export type JournalProblem =
   /** A game file could not be written; its records are safe in the log and will be retried. */
   | { readonly kind: 'game-file-behind'; readonly game: string; readonly error: JournalError }
   /** A checkpoint failed; the log segments are kept and it is retried. */
-  | { readonly kind: 'checkpoint-failed'; readonly error: JournalError };
+  | { readonly kind: 'checkpoint-failed'; readonly error: JournalError }
+  /**
+   * The log's disk is full (`error` names the file and the code): records are held in memory, in
+   * order and unacknowledged, and written as soon as there is space. Reported when it starts, then
+   * about once a minute while it lasts.
+   */
+  | {
+      readonly kind: 'disk-full';
+      readonly error: JournalError;
+      readonly heldRecords: number;
+      readonly heldMs: number;
+    }
+  /** Space again: the held records are written and acknowledged (`records`: those of the first batch). */
+  | { readonly kind: 'disk-space-back'; readonly records: number; readonly heldMs: number };
 
 export interface RecoveredGame {
   readonly header: JournalHeader;

@@ -4,7 +4,9 @@
  * record durable before its promise resolves, with group commit: records appended while a
  * batch is being written go out together in the next one, with one write and one fdatasync for
  * all boards. Game files are written right after, and synced by periodic checkpoints, which
- * then delete the log. docs/journal.md has the format and the guarantees.
+ * then delete the log. When the log's disk is full, records wait in memory, in order and not
+ * acknowledged, and are written once there is space again (`fullDisk`). docs/journal.md has the
+ * format and the guarantees.
  *
  *   const journal = new JournalStore({ dir: config.journal.dir, onProblem: p => log.warn(p) });
  *   const started = await journal.start();          // recovers, lists unfinished games
@@ -50,8 +52,17 @@ export interface JournalStoreOptions {
   readonly io?: JournalFs;
   /** Wall clock in ms since 1970 (`wall` of records, `createdAt`, checkpoint timing). */
   readonly now?: () => number;
-  /** Told about torn tails repaired, files skipped, a game file behind, a failed checkpoint. */
+  /** Told about torn tails repaired, files skipped, a game file behind, a failed checkpoint, a full disk. */
   readonly onProblem?: (problem: JournalProblem) => void;
+  /**
+   * When the log's disk is full: `hold` (default) keeps the records in memory, in order and
+   * unacknowledged, and retries until there is space; `refuse` fails their appends at once.
+   */
+  readonly fullDisk?: 'hold' | 'refuse';
+  /** While holding: how often the write is retried (ms, default 1000). */
+  readonly spaceRetryMs?: number;
+  /** While holding: appends beyond this many bytes of held records are refused (default 64 MiB). */
+  readonly maxHeldBytes?: number;
 }
 
 export interface NewGame {
@@ -121,6 +132,12 @@ export class JournalStore {
   private lastCheckpoint = 0;
   /** A log failure that left the segment's end unknown: nothing more is accepted. */
   private failure: JournalError | undefined;
+  /** The disk is full and records are held for a retry (fullDisk: 'hold'). */
+  private held: { readonly since: number; error: JournalError; retries: number } | undefined;
+  /** Ends the wait before the next retry at once (stop). */
+  private wakeHeld: (() => void) | undefined;
+  /** Bytes of the records queued and not yet written. */
+  private pendingBytes = 0;
   private counters = {
     records: 0,
     batches: 0,
@@ -248,7 +265,10 @@ export class JournalStore {
     if (g.finishQueued)
       return Promise.resolve(Result.err(journalError({ kind: 'game-finished', game, file: g.file.path })));
     const body = bodyOf(entry);
+    if (this.held !== undefined && this.pendingBytes + body.length > (this.options.maxHeldBytes ?? 64 << 20))
+      return Promise.resolve(Result.err(this.held.error));
     if (entry.type === 'finish') g.finishQueued = true;
+    this.pendingBytes += body.length;
     return new Promise(resolve => {
       this.pending.push({ game: g, entry, body, resolve });
       this.flushing ??= this.flushLoop();
@@ -279,23 +299,68 @@ export class JournalStore {
     while (this.pending.length > 0) {
       const batch = this.pending.splice(0, this.options.maxBatch ?? 10_000);
       try {
-        await this.flush(batch);
+        if ((await this.flush(batch)) === 'held') {
+          // Nothing of it was written: first in the queue again, in order, after a pause.
+          this.pending.unshift(...batch);
+          await this.waitForSpace();
+          continue;
+        }
         await this.maybeCheckpoint();
       } catch (e) {
         // A bug, not the disk (those come back as values): fail the batch rather than hang it.
         const error = ioError(this.wal?.path ?? this.options.dir, 'writing', e);
-        for (const p of batch) p.resolve(Result.err(error));
+        for (const p of batch) this.settle(p, Result.err(error));
       }
     }
     this.flushing = undefined;
   }
 
-  private async flush(batch: readonly Pending[]): Promise<void> {
+  private settle(p: Pending, r: Result<JournalRecord, JournalError>): void {
+    this.pendingBytes -= p.body.length;
+    p.resolve(r);
+  }
+
+  /** A clean no-space failure of the log while running: hold the records rather than fail them. */
+  private holdFor(error: JournalError, batch: number): boolean {
+    if ((this.options.fullDisk ?? 'hold') !== 'hold' || error.kind !== 'no-space' || !this.isRunning())
+      return false;
+    const now = this.now();
+    const retryMs = this.options.spaceRetryMs ?? 1000;
+    if (this.held === undefined) this.held = { since: now, error, retries: 0 };
+    const held = this.held;
+    held.error = error;
+    // Said when it starts, then about once a minute.
+    if (held.retries % Math.max(1, Math.round(60_000 / retryMs)) === 0)
+      this.report({
+        kind: 'disk-full',
+        error,
+        heldRecords: batch + this.pending.length,
+        heldMs: now - held.since,
+      });
+    held.retries++;
+    return true;
+  }
+
+  /** The pause before a retry; `stop` ends it at once. */
+  private async waitForSpace(): Promise<void> {
+    if (!this.isRunning()) return; // stopping: the last try comes at once
+    await new Promise<void>(resolve => {
+      const timer = setTimeout(resolve, this.options.spaceRetryMs ?? 1000);
+      this.wakeHeld = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wakeHeld = undefined;
+  }
+
+  /** Writes a batch and settles its appends; 'held' when the disk is full and the batch is kept for a retry. */
+  private async flush(batch: readonly Pending[]): Promise<'done' | 'held'> {
     const wal = this.wal;
     const failure = this.failure ?? (wal === undefined ? closed() : undefined);
     if (failure !== undefined || wal === undefined) {
-      for (const p of batch) p.resolve(Result.err(failure ?? closed()));
-      return;
+      for (const p of batch) this.settle(p, Result.err(failure ?? closed()));
+      return 'done';
     }
     const wall = this.now();
     const next = new Map<GameState, number>();
@@ -314,12 +379,17 @@ export class JournalStore {
     const written = await wal.append(data);
     this.counters.walWrites += 1;
     if (written.isErr) {
+      if (written.error.clean && this.holdFor(written.error, batch.length)) return 'held';
       if (!written.error.clean) this.failure = written.error;
       for (const p of batch) {
         if (p.entry.type === 'finish') p.game.finishQueued = false;
-        p.resolve(Result.err(written.error));
+        this.settle(p, Result.err(written.error));
       }
-      return;
+      return 'done';
+    }
+    if (this.held !== undefined) {
+      this.report({ kind: 'disk-space-back', records: batch.length, heldMs: this.now() - this.held.since });
+      this.held = undefined;
     }
     this.counters.walSyncs += 1;
     this.counters.walBytes += data.length;
@@ -330,11 +400,12 @@ export class JournalStore {
     batch.forEach((p, i) => {
       p.game.unwritten.push(lines[i] ?? '');
       if (p.entry.type === 'finish') p.game.finished = true;
-      p.resolve(Result.ok({ ...p.entry, seq: seqs[i] ?? 0, wall }));
+      this.settle(p, Result.ok({ ...p.entry, seq: seqs[i] ?? 0, wall }));
     });
     await Promise.all(
       [...this.games.values()].filter(g => g.unwritten.length > 0).map(g => this.writeGame(g)),
     );
+    return 'done';
   }
 
   /** Copies a game's durable lines into its file; on failure they stay queued and are retried. */
@@ -408,6 +479,8 @@ export class JournalStore {
       return;
     }
     this.phase = 'stopping';
+    // Records held for a full disk get one last try now; what still cannot be written fails.
+    this.wakeHeld?.();
     await this.whenIdle();
     for (const g of this.games.values()) if (g.unwritten.length > 0) await this.writeGame(g);
     const games = [...this.games.values()];

@@ -43,6 +43,8 @@ export class WalSegment {
     private bytes: number,
   ) {}
 
+  private closed = false;
+
   /** Creates segment `n` (it must not exist) and makes its name durable. */
   static async create(io: JournalFs, walDir: string, n: number): Promise<Result<WalSegment, JournalError>> {
     const path = join(walDir, segmentName(n));
@@ -98,7 +100,14 @@ export class WalSegment {
     }
   }
 
+  /**
+   * Closes the descriptor once: a later call does nothing. (A checkpoint whose unlink failed keeps
+   * the segment listed and closes it again; a second close(2) could hit a descriptor the process
+   * has since given to another file.)
+   */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     await this.io.close(this.fd).catch(() => undefined);
   }
 }

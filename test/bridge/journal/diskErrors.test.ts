@@ -90,7 +90,13 @@ describe.skipIf(!MOUNTABLE)(
       const mount = mountTmpfs('256k');
       const dir = join(mount, 'journal');
       const problems: JournalProblem[] = [];
-      const store = new JournalStore({ dir, checkpointMs: 3_600_000, onProblem: p => problems.push(p) });
+      // fullDisk 'refuse': the appends fail at once (the default holds them: fullDisk.test.ts).
+      const store = new JournalStore({
+        dir,
+        checkpointMs: 3_600_000,
+        fullDisk: 'refuse',
+        onProblem: p => problems.push(p),
+      });
       cleanups.push(() => void store.stop());
       (await store.start()).unwrap();
       (await store.createGame({ game: 'g', board: 'b', settings: SETTINGS })).unwrap();
@@ -203,7 +209,7 @@ const faultyFs = (faults: Fault[]): JournalFs => {
 };
 
 const startWith = async (dir: string, io: JournalFs): Promise<JournalStore> => {
-  const s = new JournalStore({ dir, io });
+  const s = new JournalStore({ dir, io, fullDisk: 'refuse' });
   cleanups.push(() => void s.stop());
   (await s.start()).unwrap();
   (await s.createGame({ game: 'g', board: 'b', settings: SETTINGS })).unwrap();
