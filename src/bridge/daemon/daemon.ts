@@ -14,7 +14,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { auditTime, interval, merge, type Observable, type SchedulerLike, startWith, tap } from 'rxjs';
 import type { Config } from '../config/index.js';
+import { readArbiterSecrets } from '../http/credentials.js';
 import { HttpServer } from '../http/server.js';
+import { makeFileReplier } from '../http/staticFiles.js';
 import { JournalStore } from '../journal/index.js';
 import type { Logger } from '../logger.js';
 import { AckLedger } from '../mqtt/ackLedger.js';
@@ -24,15 +26,15 @@ import { EventPublisher } from '../mqtt/publisher.js';
 import { serveRequests$ } from '../mqtt/requests.js';
 import { makePipeline$ } from '../pipeline.js';
 import { SseHub, sseFilters } from '../web/sse.js';
-import { WEB_DIR } from '../web/paths.js';
+import { MQTT_BROWSER_BUNDLE, WEB_DIR } from '../web/paths.js';
 import { BoardRegistry } from './boards.js';
 import { type BoardOpener, makeBoardOpener } from './drivers.js';
+import { BoardLeds } from './leds.js';
 import type { SupervisorPort } from './engine.js';
 import { GameRegistry } from './games.js';
 import { DaemonOutputs } from './outputs.js';
-import { makeRequestHandlers } from './requestHandlers.js';
+import { makeArbiterActions, makeRequestHandlers } from './requestHandlers.js';
 import { restoreGames, type RestoreSummary } from './restore.js';
-import { WebFront } from './webFront.js';
 
 export interface DaemonContext {
   readonly config: Config;
@@ -43,8 +45,10 @@ export interface DaemonContext {
   /** The daemon's clock: ms since the epoch, monotonic (performance.timeOrigin + performance.now()). */
   readonly now: () => number;
   readonly version: string;
-  /** Opens boards (default: serial ports and the configured drivers). */
+  /** Opens boards (default: serial ports and the configured drivers, with `leds`). */
   readonly openBoard?: BoardOpener;
+  /** The boards' LEDs, fed from the published events (give the same one to `openBoard`'s opener). */
+  readonly leds?: BoardLeds;
   /** Period of bridge/health (ms, default 30 000). */
   readonly healthMs?: number;
   /** Let the HTTP server listen on any free port (tests); default the configured one. */
@@ -70,7 +74,6 @@ interface Parts {
   readonly outputs: DaemonOutputs;
   hub: SseHub | undefined;
   http: HttpServer | undefined;
-  front: WebFront | undefined;
   addresses: DaemonAddresses;
   restored: RestoreSummary | undefined;
 }
@@ -95,9 +98,11 @@ export class Daemon {
   private starting: Promise<void> | undefined;
   private stopping: Promise<void> | undefined;
   private readonly startedAt: number;
+  private readonly leds: BoardLeds;
 
   constructor(private readonly ctx: DaemonContext) {
     this.startedAt = Date.now();
+    this.leds = ctx.leds ?? new BoardLeds();
   }
 
   get addresses(): DaemonAddresses | undefined {
@@ -136,8 +141,12 @@ export class Daemon {
     const journal = new JournalStore({
       dir: config.journal.dir,
       checkpointMs: config.journal.checkpointSeconds * 1000,
-      onProblem: p =>
-        this.log('bridge:journal').warn(`${p.kind}: ${'error' in p ? p.error.message : JSON.stringify(p)}`),
+      onProblem: p => {
+        const line = `${p.kind}: ${'error' in p ? p.error.message : JSON.stringify(p)}`;
+        // A full disk holds every input back until it is written: the operator must act.
+        if (p.kind === 'disk-full') this.log('bridge:journal').error(line);
+        else this.log('bridge:journal').warn(line);
+      },
     });
     const started = await journal.start();
     if (started.isErr) {
@@ -217,6 +226,7 @@ export class Daemon {
       now: Date.now,
       version: this.ctx.version,
       startedAt: this.startedAt,
+      leds: this.leds,
     });
     Object.assign(partial, { connection, publisher, outputs });
     await connection.start();
@@ -240,6 +250,9 @@ export class Daemon {
 
   private async startWeb(parts: Built, connection: MqttConnection, outputs: DaemonOutputs): Promise<void> {
     const { config } = this.ctx;
+    const log = this.log('bridge:http');
+    const secrets = await readArbiterSecrets(config.http.arbiter);
+    if (secrets.isErr) throw secrets.error;
     const filters = sseFilters(config.mqtt.baseTopic);
     const hub = new SseHub({
       messages$: merge(...filters.forward.map(f => connection.messages$(f, 1))),
@@ -247,32 +260,47 @@ export class Daemon {
     });
     hub.start();
     parts.hub = hub;
+    const mqttJs = makeFileReplier(MQTT_BROWSER_BUNDLE);
     const http = new HttpServer({
-      host: '127.0.0.1',
-      port: 0,
+      host: config.http.host,
+      port: this.ctx.httpPort ?? config.http.port,
       feed: () => outputs.feed(),
       staticDir: WEB_DIR,
+      routes: [
+        // The pages' event stream (docs/web.md) and the MQTT.js bundle they import.
+        { path: '/events', name: 'events', stream: (req, res) => hub.handle(req, res) },
+        { path: '/ui/vendor/mqtt.esm.js', name: 'vendor', reply: req => mqttJs(req.headers) },
+      ],
+      arbiter: {
+        ...secrets.value,
+        actions: makeArbiterActions({
+          games: parts.games,
+          boards: parts.boards,
+          config,
+          log: this.log('bridge:requests'),
+        }),
+      },
       health: () => ({
         ok: connection.isConnected,
         mqtt: connection.isConnected,
         games: parts.games.open().length,
       }),
     });
-    const backend = await http.start();
     parts.http = http;
-    const front = new WebFront({
-      host: config.http.host,
-      port: this.ctx.httpPort ?? config.http.port,
-      backendPort: () => backend.port,
-      hub,
-      log: this.log('bridge:http'),
-    });
-    const where = await front.start();
-    parts.front = front;
+    const where = await http.start();
     const host = where.address.includes(':') ? `[${where.address}]` : where.address;
     const address = `http://${host}:${where.port}`;
     parts.addresses = { mqtt: parts.addresses?.mqtt ?? '', ws: parts.addresses?.ws, http: address };
-    this.log('bridge:daemon').info(`HTTP on ${address} (pages under /ui/, live PGN, /healthz, /metrics)`);
+    const { token, password } = secrets.value;
+    const methods = [
+      ...(token === undefined ? [] : ['token']),
+      ...(password === undefined ? [] : ['password']),
+    ];
+    log.info(
+      `HTTP on ${address} (pages under /ui/, live PGN, /healthz, /metrics); arbiter actions ${
+        methods.length === 0 ? 'off (no http.arbiter credentials)' : `with a ${methods.join(' or a ')}`
+      }`,
+    );
   }
 
   /** Everything the daemon runs, for main's one subscription. Call after start(). */
@@ -289,6 +317,8 @@ export class Daemon {
         scheduler,
         log: this.log('bridge:drivers'),
         boards: config.boards,
+        calibrationDir: join(config.journal.dir, 'calibration'),
+        leds: board => this.leds.of(board.id),
       });
     const requests$ = serveRequests$({
       connection,
@@ -338,9 +368,8 @@ export class Daemon {
     if (parts === undefined) return;
     const log = this.log('bridge:daemon');
     parts.games.closeAll();
-    await parts.front?.stop();
+    parts.hub?.stop(); // ends the event streams, so the server need not wait for them
     await parts.http?.stop();
-    parts.hub?.stop();
     await parts.publisher?.stop();
     await parts.ledger?.stop();
     await parts.journal.stop();

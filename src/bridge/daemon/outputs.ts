@@ -23,8 +23,9 @@ import type { PublisherHealth } from '../mqtt/publisher.js';
 import type { MqttClientHealth } from '../mqtt/client.js';
 import type { GameOutputs } from '../stages/publishGame.js';
 import type { BoardRegistry } from './boards.js';
+import type { BoardLeds } from './leds.js';
 import { type GameView, liveGameOf, makeGamePgn, makeSnapshot } from './gameView.js';
-import type { WebGameSnapshot } from '../web/contract.js';
+import type { WebAlert, WebGameSnapshot } from '../web/contract.js';
 import { parseReadableTimeControl } from '../../engine/timeControl.js';
 
 /** What the outputs need of the MQTT publisher (EventPublisher implements it). */
@@ -53,7 +54,22 @@ export interface DaemonOutputsContext {
   readonly now: () => number;
   readonly version: string;
   readonly startedAt: number;
+  /** The boards' LEDs (squares to fix); none: no LED requests. */
+  readonly leds?: BoardLeds;
 }
+
+/** Alerts about a position the board should not show; the console offers "restore to ply N" for them. */
+const RESTORABLE: ReadonlySet<string> = new Set(['illegal_move', 'illegal_position', 'board_differs']);
+
+/**
+ * The ply the console's "restore" should offer: the game's length when the alert was raised, which
+ * is the last legal position (the supervisor never records the illegal move). Without it the
+ * console would offer the ply before that and drop a legal move.
+ */
+export const withRestorePly = (alert: WebAlert): WebAlert =>
+  !RESTORABLE.has(alert.code) || alert.ply === undefined || alert.evidence?.restore_ply !== undefined
+    ? alert
+    : { ...alert, evidence: { ...alert.evidence, restore_ply: alert.ply } };
 
 export class DaemonOutputs {
   private feedState: FeedState | undefined;
@@ -83,8 +99,9 @@ export class DaemonOutputs {
   forGame(): GameOutputs {
     return {
       event: m => this.ctx.publisher.publishEvent(m),
-      alert: m => this.ctx.publisher.publishAlert(m),
+      alert: m => this.ctx.publisher.publishAlert(withRestorePly(m)),
       view: v => this.view(v),
+      ...(this.ctx.leds === undefined ? {} : { boardEvent: this.ctx.leds.onEvent.bind(this.ctx.leds) }),
     };
   }
 

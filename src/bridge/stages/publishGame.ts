@@ -21,6 +21,8 @@ export interface GameOutputs {
   readonly alert: (message: WebAlert) => void;
   /** The game as it now stands: retained snapshot, PGN, feed. Called once per step with events. */
   readonly view: (view: GameView) => void;
+  /** Every event with the board its game is on (the board's LEDs); optional. */
+  readonly boardEvent?: (board: string | undefined, event: GameEvent) => void;
 }
 
 export interface PublishDeps {
@@ -70,6 +72,7 @@ export const publishGame =
           deps.outputs.event(makeEventMessage(e));
           const alert = makeAlertMessage(e, { board: view.info.board, ply: view.record.length });
           if (alert !== undefined) deps.outputs.alert(alert);
+          deps.outputs.boardEvent?.(view.info.board, e);
           const line = describe(e);
           if (line !== undefined) deps.log.info(line);
           else deps.log.debug(() => `${e.game} ${e.type} seq ${e.seq}`);
