@@ -189,8 +189,9 @@ export class DgtBoardEmulator {
       case 'update':
       case 'update-board':
       case 'update-nice':
+        // Entering an update mode sends the clock reading afresh; repeating the mode changes nothing.
+        if (this.modeNow !== c.kind) this.lastClockSent = undefined;
         this.modeNow = c.kind;
-        this.lastClockSent = undefined;
         return EMPTY_BYTES;
       case 'send-board':
         return makeMessage({ kind: 'board-dump', codes: this.fields });

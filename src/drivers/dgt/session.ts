@@ -1,7 +1,8 @@
 /**
  * The connection to one DGT board (reference §5.3) as an Observable of observations: open the
- * transport, wait, switch to UPDATE_NICE, ask for version and serial number, take a board dump,
- * ask the clock for its version, then follow the board. A probe (serial number request) goes out
+ * transport, wait, switch to UPDATE_NICE, ask for version and serial number, take a board dump
+ * (with the update mode sent again right after the dump request, in the same write), ask the
+ * clock for its version, then follow the board. A probe (serial number request) goes out
  * after a second of silence, and a link silent for longer than `silenceMs` is lost; a lost link
  * is reopened with exponential back-off and starts over with a fresh dump, the only trustworthy
  * state after a gap. A dump is also taken after the board has been quiet for `settleMs` following
@@ -155,9 +156,17 @@ export const dgtSession$ = (
       let snapshotSeen = false;
       let connected = false;
 
-      const send = (c: DgtCommand): void => {
+      /** Writes the commands in one write, so they reach the board back to back, in order. */
+      const send = (...commands: DgtCommand[]): void => {
+        const parts = commands.map(c => makeCommand(c));
+        const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+        let at = 0;
+        for (const p of parts) {
+          bytes.set(p, at);
+          at += p.length;
+        }
         // A failed write is not a verdict on the link: reads and the silence timer decide.
-        transport.write(makeCommand(c)).catch(() => undefined);
+        transport.write(bytes).catch(() => undefined);
       };
 
       const handle = (o: Observation): Observation[] => {
@@ -200,17 +209,22 @@ export const dgtSession$ = (
         tap({ complete: () => ended$.next() }),
       );
 
-      const handshakeSteps: readonly DgtCommand[] = [
-        mode,
-        { kind: 'version' },
-        { kind: 'serial' },
-        { kind: 'send-board' },
+      // The dump request carries the update mode again, in the same write and after it: the dump
+      // that completes the handshake then shows that the mode command reached the board too. A
+      // board that missed the first one (not ready yet after power-up, §5.3 step 1) would
+      // otherwise answer version and dump, count as connected, and never report a move.
+      const dumpAndMode: readonly DgtCommand[] = [{ kind: 'send-board' }, mode];
+      const handshakeSteps: readonly (readonly DgtCommand[])[] = [
+        [mode],
+        [{ kind: 'version' }],
+        [{ kind: 'serial' }],
+        dumpAndMode,
       ];
       const handshake$ = timer(openDelay, scheduler).pipe(
         concatMap(() =>
           concat(
-            ...handshakeSteps.map((c, i) =>
-              (i === 0 ? of(0) : timer(gap, scheduler)).pipe(tap(() => send(c))),
+            ...handshakeSteps.map((cs, i) =>
+              (i === 0 ? of(0) : timer(gap, scheduler)).pipe(tap(() => send(...cs))),
             ),
           ),
         ),
@@ -225,7 +239,7 @@ export const dgtSession$ = (
             send(mode);
             send({ kind: 'version' });
           }
-          if (!snapshotSeen) send({ kind: 'send-board' });
+          if (!snapshotSeen) send(...dumpAndMode);
         }),
         ignoreElements(),
       );

@@ -85,9 +85,9 @@ describe('ReplayTransport', () => {
       flush();
       expect(completed).toBe(true);
       expect(seen.map(o => o.type)).toEqual(['link', 'clock', 'identity', 'square']);
-      // Handshake at 300 ms (mode), 400 (version), 500 (serial), 600 (dump request).
+      // Handshake at 300 ms (mode), 400 (version), 500 (serial), 600 (dump request, mode again).
       expect(replay.writes.map(w => w.bytes[0])).toEqual([0x4b, 0x4d, 0x45, 0x42]);
-      expect(replay.lastWrite).toEqual(Uint8Array.of(0x42));
+      expect(replay.lastWrite).toEqual(Uint8Array.of(0x42, 0x4b));
     });
   });
 });
