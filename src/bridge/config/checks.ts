@@ -99,6 +99,13 @@ const boardProblems = (boards: readonly Indexed<BoardConfig>[]): SchemaProblem[]
       if (port === undefined && serial === undefined)
         out.push(problem(['boards', b.index], 'give a port or a serial number to find the board by'));
     }
+    if (b.item.capture !== undefined && driver === 'chessnut')
+      out.push(
+        problem(
+          ['boards', b.index, 'capture'],
+          'only boards on a serial line can be captured (chessnut is USB HID)',
+        ),
+      );
     if (b.item.calibration !== undefined && driver !== 'certabo')
       out.push(
         problem(['boards', b.index, 'calibration'], `only certabo boards have one (driver is ${driver})`),
@@ -111,6 +118,15 @@ const boardProblems = (boards: readonly Indexed<BoardConfig>[]): SchemaProblem[]
       out.push(
         problem(['boards', b.index, 'calibration'], `${file} is also the calibration of ${boardRef(first)}`),
       );
+  }
+  for (const [file, same] of groupBy(boards, b => b.item.capture)) {
+    const [first, ...rest] = same;
+    if (first === undefined) continue;
+    for (const b of rest)
+      if (b.item.driver !== 'dgt-bus' || b.item.port !== first.item.port)
+        out.push(
+          problem(['boards', b.index, 'capture'], `${file} is also the capture of ${boardRef(first)}`),
+        );
   }
   for (const [port, same] of groupBy(boards, b => b.item.port)) {
     const [first, ...rest] = same;

@@ -222,6 +222,13 @@ export const BoardSchema = Entry('One electronic board', {
         'certabo only: JSON file of the RFID piece calibration, learned from the start position when missing; absent = calibration/{id}.json in journal.dir',
     }),
   ),
+  capture: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        'serial boards: append every read from the line with its time to this capture file (docs/capture-format.md), to replay it with `chessbridge replay --driver`',
+    }),
+  ),
 });
 
 const Player = (description: string) =>

@@ -59,7 +59,9 @@ import {
   type HidUnavailableError,
   loadHidBackend,
 } from '../../drivers/transport/hidBackend.js';
-import { SerialTransport } from '../../drivers/transport/serial.js';
+import { CapturingTransport } from '../../drivers/transport/captureFile.js';
+import { SerialTransport, type SerialTransportOptions } from '../../drivers/transport/serial.js';
+import type { Transport } from '../../drivers/transport/transport.js';
 import type { BoardConfig } from '../config/index.js';
 import type { Logger } from '../logger.js';
 
@@ -167,7 +169,8 @@ export const makeBoardOpener = (deps: OpenerDeps): BoardOpener => {
       const addresses = deps.boards
         .filter(b => b.driver === 'dgt-bus' && b.port === port && b.busAddress !== undefined)
         .map(b => b.busAddress ?? 0);
-      bus = dgtBusSession$(new SerialTransport({ path: port, now: deps.now }), {
+      const recorded = deps.boards.find(b => b.driver === 'dgt-bus' && b.port === port && b.capture);
+      bus = dgtBusSession$(serial(recorded, port, {}), {
         addresses,
         scheduler: deps.scheduler,
         now: deps.now,
@@ -239,6 +242,23 @@ export const makeBoardOpener = (deps: OpenerDeps): BoardOpener => {
     );
   };
 
+  /** The serial line of a board, recording every read to its capture file when one is configured. */
+  const serial = (
+    board: BoardConfig | undefined,
+    path: string,
+    settings: Omit<SerialTransportOptions, 'path' | 'now'>,
+  ): Transport => {
+    const line = new SerialTransport({ path, now: deps.now, ...settings });
+    const file = board?.capture;
+    if (board === undefined || file === undefined) return line;
+    deps.log.info(`${board.id}: recording every read of ${path} to ${file}`);
+    return new CapturingTransport(line, {
+      file,
+      comments: [`chessbridge capture of ${path} (board ${board.id}, driver ${board.driver})`],
+      onProblem: m => deps.log.error(`${board.id}: ${m}`),
+    });
+  };
+
   return (board, clock$) => {
     const orientation = board.orientation;
     switch (board.driver) {
@@ -247,7 +267,7 @@ export const makeBoardOpener = (deps: OpenerDeps): BoardOpener => {
           return throwError(
             () => new BoardOpenError(`${board.id}: finding a DGT board by serial number needs a port here`),
           );
-        return dgtSession$(new SerialTransport({ path: board.port, now: deps.now }), {
+        return dgtSession$(serial(board, board.port, {}), {
           scheduler: deps.scheduler,
           now: deps.now,
           orientation,
@@ -268,10 +288,12 @@ export const makeBoardOpener = (deps: OpenerDeps): BoardOpener => {
       case 'millennium':
         if (board.port === undefined)
           return throwError(() => new BoardOpenError(`${board.id}: a Millennium board needs a port`));
-        return millenniumSession$(
-          new SerialTransport({ path: board.port, now: deps.now, ...millenniumSerialOptions('8N1') }),
-          { scheduler: deps.scheduler, now: deps.now, orientation, ...ledsOf(board) },
-        ).pipe(filter(isCommonObservation));
+        return millenniumSession$(serial(board, board.port, millenniumSerialOptions('8N1')), {
+          scheduler: deps.scheduler,
+          now: deps.now,
+          orientation,
+          ...ledsOf(board),
+        }).pipe(filter(isCommonObservation));
       case 'certabo': {
         if (board.port === undefined)
           return throwError(
@@ -279,16 +301,13 @@ export const makeBoardOpener = (deps: OpenerDeps): BoardOpener => {
               new BoardOpenError(`${board.id}: a Certabo board needs a port (it reports no serial number)`),
           );
         const file = calibrationFileOf(board, deps.calibrationDir);
-        return certaboSession$(
-          new SerialTransport({ path: board.port, now: deps.now, baudRate: CERTABO_SERIAL.baudRate }),
-          {
-            scheduler: deps.scheduler,
-            now: deps.now,
-            orientation: orientation === 'auto' ? 'normal' : orientation,
-            calibration: fileCalibrationStore(file),
-            ...ledsOf(board),
-          },
-        ).pipe(
+        return certaboSession$(serial(board, board.port, { baudRate: CERTABO_SERIAL.baudRate }), {
+          scheduler: deps.scheduler,
+          now: deps.now,
+          orientation: orientation === 'auto' ? 'normal' : orientation,
+          calibration: fileCalibrationStore(file),
+          ...ledsOf(board),
+        }).pipe(
           tap(o => {
             if (o.type === 'calibration') logCalibration(deps.log, board.id, file, o);
           }),
