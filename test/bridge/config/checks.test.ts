@@ -41,6 +41,21 @@ describe('boards', () => {
       ['boards[1].port: /dev/a is also used by boards[0] (b1); only dgt-bus boards share a port (line 3)'],
     ],
     [
+      'a capture file shared by two lines, and one on a Chessnut board',
+      [
+        'boards:',
+        '  - { id: b1, driver: dgt, port: /dev/a, capture: x.capture }',
+        '  - { id: b2, driver: millennium, port: /dev/b, serial: m2, capture: x.capture }',
+        '  - { id: b3, driver: chessnut, serial: c3, capture: c.capture }',
+        '  - { id: b4, driver: dgt-bus, port: /dev/c, busAddress: 1, capture: bus.capture }',
+        '  - { id: b5, driver: dgt-bus, port: /dev/c, busAddress: 2, capture: bus.capture }',
+      ],
+      [
+        'boards[2].capture: only boards on a serial line can be captured (chessnut is USB HID) (line 4)',
+        'boards[1].capture: x.capture is also the capture of boards[0] (b1) (line 3)',
+      ],
+    ],
+    [
       'two bus boards on one address',
       [
         'boards:',
