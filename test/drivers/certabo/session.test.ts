@@ -260,6 +260,22 @@ describe('certaboSession$: LEDs (§2.7)', () => {
     expect(rig.seen.filter(o => o.type === 'command-ack')).toHaveLength(3);
   });
 
+  it('LEDs off at connect and LEDs lit and cleared mid-game: the moves are still reported', () => {
+    const leds$ = new BehaviorSubject<readonly LedGroup[]>([]);
+    const rig = rigFor({ endMs: 8000, session: { ...calibrated(), leds$ } }, r => {
+      void r.runner.play(game.steps);
+      r.ts.schedule(() => leds$.next([{ squares: SquareSet.fromSquare(sq('g5')), style: 'blink' }]), 1500);
+      r.ts.schedule(() => leds$.next([{ squares: SquareSet.fromSquare(sq('e4')), style: 'steady' }]), 3000);
+      r.ts.schedule(() => leds$.next([]), 4500);
+    });
+    expect(rig.writes().map(([t]) => t)).toEqual([20, 1500, 3000, 4500]);
+    expect(rig.seen.filter(o => o.type === 'command-ack')).toHaveLength(4);
+    expect(squaresOf(rig.seen)).toEqual(game.squares.map(s => [s.square, s.content]));
+    expect(rebuild(rig.seen)).toEqual(game.final);
+    expect(rig.links().map(([, s]) => s)).toEqual(['resynchronising', 'connected']);
+    expect(rig.core.litSquares.isEmpty()).toBe(true);
+  });
+
   it('a rotated board gets the bitmap turned (picochess: d2 + d4 → 00 10 00 10 00 00 00 00)', () => {
     const want = [{ squares: SquareSet.fromSquare(sq('d2')).with(sq('d4')), style: 'steady' as const }];
     const emulator = new CertaboEmulator({ orientation: 'rotated' });

@@ -236,6 +236,75 @@ describe('chessnutSession$: LEDs and orientation (§3.5, §3.6)', () => {
     ]);
   });
 
+  it('LEDs off at connect (the daemon starts every board with []): acknowledged, and later moves are still reported', () => {
+    const leds$ = new BehaviorSubject<readonly LedGroup[]>([]);
+    const r = run({ endMs: 6000, session: { leds$ } }, (board, at) => {
+      at(1000, () => board.runner.apply({ kind: 'square', square: 'e2', piece: 'empty' }));
+      at(1300, () => board.runner.apply({ kind: 'square', square: 'e4', piece: 'P' }));
+      // Then a knight where no knight can go: the board reports it like any other change.
+      at(3000, () => board.runner.apply({ kind: 'square', square: 'g8', piece: 'empty' }));
+      at(3200, () => board.runner.apply({ kind: 'square', square: 'g5', piece: 'n' }));
+    });
+    // The LED command queues behind the version and battery queries; no keepalive is needed
+    // since the 200 ms reports keep coming after it.
+    expect(r.writes()).toEqual([
+      [100, [0x21, 0x01, 0x00]],
+      [300, [0x27, 0x01, 0x01]],
+      [500, [0x29, 0x01, 0x00]],
+      [700, [0x0a, 0x08, 0, 0, 0, 0, 0, 0, 0, 0]],
+    ]);
+    // Its `23 01 00` is an acknowledgement, not the version reply the decoder waited for.
+    expect(r.seen.filter(o => o.type === 'identity' && o.firmware !== undefined)).toMatchObject([
+      { firmware: 'CN_DVT9_210659', at: 300 },
+    ]);
+    expect(r.seen.filter(o => o.type === 'command-ack').map(o => o.at)).toEqual([100, 700]);
+    expect(squaresOf(r.seen)).toEqual([
+      [sq('e2'), EMPTY],
+      [sq('e4'), makePiece('white', 'pawn')],
+      [sq('g8'), EMPTY],
+      [sq('g5'), makePiece('black', 'knight')],
+    ]);
+    expect(r.links()).toEqual([
+      [0, 'resynchronising'],
+      [100, 'connected'],
+    ]);
+    expect(r.seen.filter(o => o.type === 'protocol-error')).toEqual([]);
+  });
+
+  it('lighting, blinking and clearing LEDs in the middle of a game does not stop the reports', () => {
+    const game = scriptFromSans(IMMORTAL_GAME.slice(0, 12), {
+      startAt: 1000,
+      plyMs: 500,
+      handMs: 200,
+    }).unwrap();
+    const leds$ = new BehaviorSubject<readonly LedGroup[]>([]);
+    const lit: number[][] = [];
+    const r = run({ endMs: game.endsAt + 3000, session: { leds$ } }, (board, at) => {
+      void board.runner.play(game.steps);
+      at(1500, () => leds$.next([{ squares: SquareSet.fromSquare(sq('e4')), style: 'steady' }]));
+      at(2500, () =>
+        leds$.next([
+          { squares: SquareSet.fromSquare(sq('g5')), style: 'blink' },
+          { squares: SquareSet.fromSquare(sq('g8')), style: 'blink-inverse' },
+        ]),
+      );
+      at(5000, () => leds$.next([]));
+      at(game.endsAt + 2000, () => lit.push([...board.core.litSquares]));
+    });
+    expect(squaresOf(r.seen)).toEqual(game.squares.map(s => [s.square, s.content]));
+    expect(rebuild(r.seen)).toEqual(game.final);
+    expect(r.links()).toEqual([
+      [0, 'resynchronising'],
+      [100, 'connected'],
+    ]);
+    // The blinking phases went out every 600 ms meanwhile, and the LEDs ended off.
+    const ledTimes = r.writes().flatMap(([t, b]) => (b[0] === 0x0a ? [t] : []));
+    expect(ledTimes.filter(t => t >= 2500 && t < 5000).length).toBeGreaterThanOrEqual(4);
+    expect(lit).toEqual([[]]);
+    const times = r.writes().map(([t]) => t);
+    expect(times.every((t, i) => i === 0 || t - times[i - 1]! >= 200)).toBe(true);
+  });
+
   it('a turned board: the start position is recognised, squares and LEDs in the game frame', () => {
     const want = [{ squares: SquareSet.fromSquare(sq('c3')), style: 'steady' as const }];
     const r = run(

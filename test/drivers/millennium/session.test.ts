@@ -277,6 +277,30 @@ describe('millenniumSession$: squares, orientation and LEDs', () => {
     ]);
   });
 
+  it('LEDs off at connect and LEDs lit, blinked and cleared mid-game: the moves are still reported', () => {
+    const game = scriptFromSans(['e4', 'e5', 'Nf3', 'Nc6', 'Bb5', 'a6', 'Bxc6', 'dxc6', 'O-O', 'f6'], {
+      startAt: 1000,
+      plyMs: 300,
+      handMs: 80,
+    }).unwrap();
+    const leds$ = new BehaviorSubject<readonly LedGroup[]>([]);
+    const rig = rigFor({ endMs: 6000, session: { leds$ } }, r => {
+      void r.runner.play(game.steps);
+      r.ts.schedule(() => leds$.next([{ squares: SquareSet.fromSquare(sq('g5')), style: 'blink' }]), 1500);
+      r.ts.schedule(() => leds$.next([{ squares: SquareSet.fromSquare(sq('e4')), style: 'steady' }]), 2200);
+      r.ts.schedule(() => leds$.next([]), 3000);
+    });
+    expect(rig.seen.flatMap(o => (o.type === 'command-ack' ? [o.command] : []))).toEqual([
+      'leds-off',
+      'leds',
+      'leds',
+      'leds-off',
+    ]);
+    expect(squaresOf(rig.seen)).toEqual(game.squares.map(s => [s.square, s.content]));
+    expect(rig.links().map(([, s]) => s)).toEqual(['resynchronising', 'connected']);
+    expect([...rig.core.litSquares]).toEqual([]);
+  });
+
   it('the newest LED state is sent again after a reconnection (the board restarted with its LEDs off)', () => {
     const want: LedGroup[] = [{ squares: SquareSet.fromSquare(sq('c3')), style: 'steady' }];
     const core = new MillenniumEmulator({ registers: { 2: 3 } });
