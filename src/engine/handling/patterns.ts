@@ -306,7 +306,9 @@ export const afterMove = (h: Hands, f: MoveFacts, stats: HandlingStats): void =>
     const near = [...h.board.occupied.intersect(kingAttacks(f.to)).diff(involved)];
     const square = h.rng.pick(near);
     if (square === undefined) return;
-    const piece = h.take(square, h.rng.int(30, 300));
+    // It falls as the hand withdraws, before the board has been quiet for a settle window: a
+    // later fall would read as the opponent's deliberate touch, which a board cannot tell apart.
+    const piece = h.take(square, h.rng.int(30, Math.max(30, Math.min(300, h.options.settleMs - 60))));
     if (piece) h.put(square, piece, h.rng.int(200, 1500));
     stats.knockOvers++;
   }

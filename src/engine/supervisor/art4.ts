@@ -19,7 +19,7 @@ import type { BoardEvent } from '../recognition/boardEvent.js';
 import type { PublishedMove } from '../recognition/outputs.js';
 import { rebase } from './rebase.js';
 import { positionAt } from './state.js';
-import { type Touch, type TurnTrace, traceTurn, turnOpenAt } from './touch.js';
+import { type Touch, type TurnTrace, madeWithin, traceTurn, turnOpenAt } from './touch.js';
 import { type Tx, emit, emitOnce, patch } from './tx.js';
 
 export interface Art4Alert {
@@ -283,7 +283,10 @@ export const checkArt4 = (tx: Tx, m: PublishedMove): Art4Finding | undefined => 
   const pos = positionAt(st, m.ply - 1);
   const mover = pos.turn;
   const ob = st.obligation;
-  const events = ob?.ply === m.ply && ob.color === mover ? [...ob.events, ...m.evidence] : m.evidence;
+  const all = ob?.ply === m.ply && ob.color === mover ? [...ob.events, ...m.evidence] : m.evidence;
+  // What was touched once the board showed the move belongs to no duty of this move.
+  const made = madeWithin(pos, positionAt(st, m.ply), all);
+  const events = made < all.length ? all.slice(0, made) : all;
   const settleMs = st.rec.options.settleMs;
   const openAt = turnOpenAt(pos, events, st.plies[m.ply - 1]?.madeAt, settleMs);
   const trace = traceTurn(pos, events, { openAt, settleMs });

@@ -2,15 +2,18 @@
  * What the player having the move touched, from the board events of his turn: each piece is
  * followed from the square it stood on when the turn began (its origin), so a piece lifted, set
  * down and lifted again is one piece. The trace lists the first touch of each piece (own or the
- * opponent's, adjustments announced with j'adoube left out), where a piece was set down and for
- * how long (a release, Art. 4.7), and the first promotion piece put on each square (4.4.4).
- * Ghosts and other pieces that were not on the board at the start of the turn have no origin
- * and are never touches.
+ * opponent's), where a piece was set down and for how long (a release, Art. 4.7), and the first
+ * promotion piece put on each square (4.4.4). A board cannot see hands, so only unambiguous
+ * evidence is a touch: a piece put back after a j'adoube, or put back after being lifted while
+ * the player already held a piece of his own (knocked by the hand), is none. Ghosts and other
+ * pieces that were not on the board at the start of the turn have no origin and are never
+ * touches; what happens once the board shows the move made is no part of it (`madeWithin`).
  *
  *   const t = traceTurn(pos, events, { openAt: 900, settleMs: 300 });
  *   t.touches[0];   // { origin: 6, own: true, at: 1200, ... }  (Ng1 lifted first)
  */
 import type { Color, Piece, Position, Role, Square } from 'chessops';
+import { ROLES } from 'chessops';
 import type { BoardEvent, SensedContent } from '../recognition/boardEvent.js';
 
 export interface Touch {
@@ -58,8 +61,18 @@ interface InHand {
   readonly at: number;
   /** Lifted after a j'adoube of the player having the move. */
   readonly adjusting: boolean;
+  /** Lifted while the player already held a piece of his own: a knock of the hand, not a touch, if put back. */
+  readonly holding: boolean;
   readonly touchIndex: number;
 }
+
+/** Whether a square of `board` reads `content` (occupancy-only: any piece). */
+const shows = (board: Position['board'], sq: Square, content: SensedContent): boolean => {
+  const p = board.get(sq);
+  if (content === 'empty') return p === undefined;
+  if (content === 'occupied') return p !== undefined;
+  return p !== undefined && p.color === content.color && p.role === content.role;
+};
 
 const matches = (content: SensedContent, piece: Piece | undefined): boolean =>
   content === 'occupied' ||
@@ -76,7 +89,8 @@ export const traceTurn = (pos: Position, events: readonly BoardEvent[], opts: Tr
   for (const [sq] of pos.board) on.set(sq, sq);
   const pieceOf = (origin: number): Piece | undefined => (origin >= 0 ? pos.board.get(origin) : undefined);
   const hand: InHand[] = [];
-  const touches: (Touch & { adjusted: boolean })[] = [];
+  /** `excused`: put back after a j'adoube, or knocked while a piece was in hand. */
+  const touches: (Touch & { excused: boolean })[] = [];
   const touched = new Set<number>();
   const placements: Placement[] = [];
   const open = new Map<Square, number>(); // square -> index in placements
@@ -108,12 +122,15 @@ export const traceTurn = (pos: Position, events: readonly BoardEvent[], opts: Tr
         own: piece.color === color,
         at: e.at,
         event: e,
-        adjusted: false,
+        excused: false,
         returned: false,
       });
     }
     const adjusting = adjustingAll || (adjustingOpponent && piece !== undefined && piece.color !== color);
-    hand.push({ origin, piece, at: e.at, adjusting, touchIndex });
+    // A piece lifted after one of the player's own was already in hand (not in the same frame:
+    // king and rook lifted together are both touched) and then put back may have been knocked.
+    const holding = hand.some(h => h.origin >= 0 && h.piece?.color === color && h.at < e.at);
+    hand.push({ origin, piece, at: e.at, adjusting, holding, touchIndex });
   };
 
   const place = (sq: Square, content: Exclude<SensedContent, 'empty'>, e: BoardEvent): void => {
@@ -142,14 +159,15 @@ export const traceTurn = (pos: Position, events: readonly BoardEvent[], opts: Tr
     hand.splice(i, 1);
     on.set(sq, h.origin);
     if (h.origin === sq) {
-      // Put back where it stood: with a j'adoube announced first, an adjustment, not a touch.
+      // Put back where it stood: with a j'adoube announced first, an adjustment, not a touch; lifted
+      // while the hand held another piece of the player's, perhaps knocked: no evidence of intent.
       const first = touches.findIndex(t => t.origin === sq);
       const t = touches[first];
       if (t)
         touches[first] = {
           ...t,
           returned: true,
-          adjusted: t.adjusted || (h.adjusting && h.touchIndex === first),
+          excused: t.excused || ((h.adjusting || h.holding) && h.touchIndex === first),
         };
       return;
     }
@@ -178,10 +196,34 @@ export const traceTurn = (pos: Position, events: readonly BoardEvent[], opts: Tr
     }
   }
   const kept = touches
-    .filter(t => !t.adjusted)
-    .map(({ adjusted: _adjusted, ...t }) => t)
+    .filter(t => !t.excused)
+    .map(({ excused: _excused, ...t }) => t)
     .sort((a, b) => a.at - b.at || (a.own === b.own ? 0 : a.own ? -1 : 1));
   return { color, touches: kept, placements, newPieces, uncertain, reinstatedAt };
+};
+
+/**
+ * How many of `events` it took to make the move from `pos` to `after`: up to the first event after
+ * which the board shows `after` and every square the move changes has reported (an occupancy-only
+ * board shows a capture's squares occupied as soon as the capturer is lifted). Once the board
+ * shows the move, it is made (4.7): what is touched afterwards (a piece knocked over as the hand
+ * withdraws, the opponent starting his reply within the settle window) is no touch of this move.
+ * All of `events` when the board never showed the move by itself, or was re-read (a snapshot).
+ */
+export const madeWithin = (pos: Position, after: Position, events: readonly BoardEvent[]): number => {
+  const [a, b] = [pos.board, after.board];
+  let differs = a.white.xor(b.white).union(a.black.xor(b.black));
+  for (const role of ROLES) differs = differs.union(a[role].xor(b[role]));
+  let unreported = differs;
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    if (e?.kind === 'snapshot') return events.length;
+    if (e?.kind !== 'square') continue;
+    unreported = unreported.without(e.square);
+    differs = shows(b, e.square, e.piece) ? differs.without(e.square) : differs.with(e.square);
+    if (differs.isEmpty() && unreported.isEmpty()) return i + 1;
+  }
+  return events.length;
 };
 
 /**
@@ -202,18 +244,12 @@ export const turnOpenAt = (
   const press = events.find(e => e.kind === 'press' && e.side === opponent && e.at >= previousMadeAt);
   if (press) return press.at;
   const differs = new Set<Square>();
-  const agrees = (sq: Square, content: SensedContent): boolean => {
-    const p = pos.board.get(sq);
-    if (content === 'empty') return p === undefined;
-    if (content === 'occupied') return p !== undefined;
-    return p !== undefined && p.color === content.color && p.role === content.role;
-  };
   let last = previousMadeAt;
   for (const e of events) {
     if (e.kind !== 'square' && e.kind !== 'snapshot') continue;
     if (e.at - last >= settleMs && differs.size === 0) return last + settleMs;
     if (e.kind === 'snapshot') return Number.POSITIVE_INFINITY;
-    if (agrees(e.square, e.piece)) differs.delete(e.square);
+    if (shows(pos.board, e.square, e.piece)) differs.delete(e.square);
     else differs.add(e.square);
     last = e.at;
   }
