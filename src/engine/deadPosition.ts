@@ -7,12 +7,12 @@
  *   isDeadPosition(pos);                 // { verdict: 'yes', method: 'material' } for K+B v K
  *   insufficientMaterial(pos, 'white');  // verdict 'yes': White cannot mate, so Black's flag draws
  */
-import { type Color, type Position, COLORS } from 'chessops';
+import { type Color, type Context, type Position, COLORS } from 'chessops';
 import {
   type HelpmateMethod,
   type HelpmateOptions,
   findHelpmate,
-  legalMoves,
+  legalMovesIn,
   positionKey,
 } from './helpmate.js';
 import { blockadeProof, hasMatingMaterial } from './material.js';
@@ -62,18 +62,35 @@ export const deadPositionArticle = (edition: Edition): ArticleRef => {
   }
 };
 
-/** Sides proven unable to mate without search. */
-const staticProofs = (pos: Position): { white: boolean; black: boolean; method: DeadPositionMethod } => {
-  const blockade = blockadeProof(pos);
+/**
+ * Sides proven unable to mate without search. The blockade proof is tried only for a side that has
+ * mating material, and not at all when the caller knows it fails (`isBlockadeImpossible`).
+ */
+const staticProofs = (
+  pos: Position,
+  blockadeImpossible = false,
+): { white: boolean; black: boolean; method: DeadPositionMethod } => {
   const proven = { white: false, black: false, method: 'material' as DeadPositionMethod };
+  const material = { white: hasMatingMaterial(pos, 'white'), black: hasMatingMaterial(pos, 'black') };
+  const skip = blockadeImpossible || (material.white === 'no' && material.black === 'no');
+  const blockade = skip ? undefined : blockadeProof(pos);
   for (const color of COLORS) {
-    if (hasMatingMaterial(pos, color) === 'no') proven[color] = true;
-    else if (blockade[color]) {
+    if (material[color] === 'no') proven[color] = true;
+    else if (blockade?.[color]) {
       proven[color] = true;
       proven.method = 'blockade';
     }
   }
   return proven;
+};
+
+/** Both sides proven unable to mate, the cheap proof first. */
+const bothProven = (pos: Position): boolean => {
+  const white = hasMatingMaterial(pos, 'white') === 'no';
+  const black = hasMatingMaterial(pos, 'black') === 'no';
+  if (white && black) return true;
+  const blockade = blockadeProof(pos);
+  return (white || blockade.white) && (black || blockade.black);
 };
 
 /** At least half of the pawns (and at least two) stand right behind another pawn. */
@@ -87,11 +104,25 @@ const isLocked = (pos: Position): boolean => {
   return blocked >= 2 && 2 * blocked >= b.pawn.size();
 };
 
+/**
+ * Whether the side to move has a legal move: `pos.hasDests(ctx)`, asking the other pieces before
+ * the king, whose moves are the dearest to check (every square it could go to is tested for attacks).
+ */
+export const hasLegalMove = (pos: Position, ctx: Context): boolean => {
+  const own = pos.board[pos.turn];
+  for (const from of own.diff(pos.board.king)) if (pos.dests(from, ctx).nonEmpty()) return true;
+  for (const from of own.intersect(pos.board.king)) if (pos.dests(from, ctx).nonEmpty()) return true;
+  return false;
+};
+
 /** At most two legal moves: forced play, often into a small space worth walking. */
-const isForced = (pos: Position): boolean => {
+const isForced = (pos: Position, ctx: Context): boolean => {
   let count = 0;
-  for (const dests of pos.allDests().values()) count += dests.size();
-  return count <= 2;
+  for (const from of pos.board[pos.turn]) {
+    count += pos.dests(from, ctx).size();
+    if (count > 2) return false;
+  }
+  return true;
 };
 
 /**
@@ -99,7 +130,7 @@ const isForced = (pos: Position): boolean => {
  * can be mated; 'exhausted' when the whole (finite) space was seen without a mate; undefined
  * when the budget ran out. Positions where both sides are proven unable to mate are not expanded.
  */
-const enumerate = (root: Position, maxNodes: number): 'mate' | 'exhausted' | undefined => {
+const enumerate = (root: Position, rootCtx: Context, maxNodes: number): 'mate' | 'exhausted' | undefined => {
   const seen = new Set<string>([positionKey(root)]);
   const queue: (Position | undefined)[] = [root];
   let nodes = 0;
@@ -107,19 +138,25 @@ const enumerate = (root: Position, maxNodes: number): 'mate' | 'exhausted' | und
     const pos = queue[head];
     queue[head] = undefined;
     if (!pos) continue;
-    for (const move of legalMoves(pos)) {
+    // Contexts are not kept in the queue: recomputing one is cheaper than the garbage collector
+    // copying thousands of them.
+    for (const move of legalMovesIn(pos, head === 0 ? rootCtx : pos.ctx())) {
       if (++nodes > maxNodes) return undefined;
       const structural = pos.board.occupied.has(move.to) || pos.board.pawn.has(move.from);
       const next = pos.clone();
       next.play(move);
-      if (next.isCheckmate()) return 'mate';
+      // A position seen before is not mate (the walk would have stopped there), so it is skipped
+      // before anything is computed about it.
       const key = positionKey(next);
-      if (seen.has(key) || next.isStalemate()) continue;
-      seen.add(key);
-      if (structural) {
-        const proofs = staticProofs(next);
-        if (proofs.white && proofs.black) continue;
+      if (seen.has(key)) continue;
+      const ctx = next.ctx();
+      const check = ctx.checkers.nonEmpty();
+      if (!hasLegalMove(next, ctx)) {
+        if (check) return 'mate';
+        continue; // stalemate
       }
+      seen.add(key);
+      if (structural && bothProven(next)) continue;
       queue.push(next);
     }
   }
@@ -132,17 +169,40 @@ const enumerate = (root: Position, maxNodes: number): 'mate' | 'exhausted' | und
  * A checkmate on the board answers 'no' (a side has mated), a stalemate 'yes'.
  */
 export function isDeadPosition(pos: Position, opts: DeadPositionOptions = {}): DeadPositionResult {
-  if (pos.isCheckmate()) return { verdict: 'no', method: 'terminal' };
-  if (pos.isStalemate()) return { verdict: 'yes', method: 'terminal' };
-  const proofs = staticProofs(pos);
+  const ctx = pos.ctx();
+  return deadPositionIn(pos, { ctx, hasMoves: hasLegalMove(pos, ctx) }, opts);
+}
+
+/** What a caller of `deadPositionIn` already knows about the position. */
+export interface KnownFacts {
+  /** The position's move context (`pos.ctx()`). */
+  readonly ctx: Context;
+  /** Whether the side to move has a legal move. */
+  readonly hasMoves: boolean;
+  /** `isBlockadeImpossible(pos)` is known to hold (material.ts): the blockade proof is skipped. */
+  readonly blockadeImpossible?: boolean;
+}
+
+/**
+ * isDeadPosition for a caller that already knows some facts about the position (the per-ply status
+ * computes the context and the legal-move test once for every rule it checks); the same verdict.
+ */
+export function deadPositionIn(
+  pos: Position,
+  known: KnownFacts,
+  opts: DeadPositionOptions = {},
+): DeadPositionResult {
+  const { ctx } = known;
+  if (!known.hasMoves) return { verdict: ctx.checkers.nonEmpty() ? 'no' : 'yes', method: 'terminal' };
+  const proofs = staticProofs(pos, known.blockadeImpossible);
   if (proofs.white && proofs.black) return { verdict: 'yes', method: proofs.method };
   const mode = opts.search ?? 'auto';
-  if (mode === 'never' || (mode === 'auto' && !isLocked(pos) && !isForced(pos))) {
+  if (mode === 'never' || (mode === 'auto' && !isLocked(pos) && !isForced(pos, ctx))) {
     return { verdict: 'unknown', method: 'open' };
   }
 
   const maxNodes = opts.maxNodes ?? (mode === 'auto' ? AUTO_NODES : DEAD_POSITION_NODES);
-  const walked = enumerate(pos, mode === 'auto' ? maxNodes : Math.floor(maxNodes * WALK_SHARE));
+  const walked = enumerate(pos, ctx, mode === 'auto' ? maxNodes : Math.floor(maxNodes * WALK_SHARE));
   if (walked === 'mate') return { verdict: 'no', method: 'search' };
   if (walked === 'exhausted') return { verdict: 'yes', method: 'exhausted' };
   if (mode === 'auto') return { verdict: 'unknown', method: 'budget' };

@@ -8,12 +8,15 @@
  *   g.truncate(1).unwrap().length; // 1 (takeback of 1...e5)
  *
  * Corrections replace the moves from ply N (`replaceFrom`): a record never holds variations.
+ * Records of one game share their storage (see `Line`): a move or a takeback copies nothing, and
+ * `moveAt`/`positionView` read one ply without the array copy `moves`/`positionsView()` make.
  */
 import { Result } from '@badrap/result';
 import { Chess, type Move, type Position, kingCastlesTo, makeSquare, makeUci, parseUci } from 'chessops';
 import { castlingSide, normalizeMove } from 'chessops/chess';
 import { makeFen, parseFen } from 'chessops/fen';
-import { makeSan, parseSan } from 'chessops/san';
+import { parseSan } from 'chessops/san';
+import { makeFenOf, makeSanBetween } from './notation.js';
 import { dataError } from './types.js';
 
 /** Information attached to a move besides the move itself. */
@@ -128,36 +131,58 @@ export const makeUciFor = (pos: Position, move: Move, chess960: boolean): string
   return makeUci(move);
 };
 
+/**
+ * The positions and records of one line of play, shared by every Game on it: a Game sees the first
+ * `length` records and `length + 1` positions. The arrays only ever grow, and only at the end of
+ * the line, so what a Game sees never changes; playing from a Game that is not at the end of its
+ * line (after a takeback, or a second move from the same Game) copies its part into a new line.
+ */
+interface Line {
+  readonly positions: Chess[];
+  readonly moves: MoveRecord[];
+}
+
+const lineOf = (start: Chess): Line => ({ positions: [start], moves: [] });
+
 export class Game {
+  /** Copies of the line's prefix handed out by `moves` and `positionsView`, made on first use. */
+  private movesCopy: readonly MoveRecord[] | undefined;
+  private positionsCopy: readonly Chess[] | undefined;
+
   private constructor(
     readonly start: GameStart,
-    /** positions[i] is the position after i plies; positions[0] is the start. Never mutated. */
-    private readonly positions: readonly Chess[],
-    readonly moves: readonly MoveRecord[],
+    private readonly line: Line,
+    /** Number of plies played. */
+    readonly length: number,
   ) {}
 
   /** A game from the standard starting position. */
   static standard(): Game {
     const pos = Chess.default();
-    return new Game({ fen: makeFen(pos.toSetup()), chess960: false }, [pos], []);
+    return new Game({ fen: makeFen(pos.toSetup()), chess960: false }, lineOf(pos), 0);
   }
 
   /** A game from any legal position given as FEN (X-FEN and Shredder-FEN castling for Chess960). */
   static fromFen(fen: string, opts: { chess960?: boolean } = {}): Result<Game, GameError> {
     return parsePosition(fen).map(
-      pos => new Game({ fen: makeFen(pos.toSetup()), chess960: opts.chess960 ?? false }, [pos], []),
+      pos => new Game({ fen: makeFen(pos.toSetup()), chess960: opts.chess960 ?? false }, lineOf(pos), 0),
     );
   }
 
   /** A game from an already validated position. */
   static fromPosition(pos: Chess, opts: { chess960?: boolean } = {}): Game {
     const start = pos.clone();
-    return new Game({ fen: makeFen(start.toSetup()), chess960: opts.chess960 ?? false }, [start], []);
+    return new Game({ fen: makeFen(start.toSetup()), chess960: opts.chess960 ?? false }, lineOf(start), 0);
   }
 
-  /** Number of plies played. */
-  get length(): number {
-    return this.moves.length;
+  /** The records of the plies played, ply 1 first. */
+  get moves(): readonly MoveRecord[] {
+    return (this.movesCopy ??= this.line.moves.slice(0, this.length));
+  }
+
+  /** The record of ply `ply` (1-based), or undefined outside 1..length: `moves[ply - 1]` without the copy. */
+  moveAt(ply: number): MoveRecord | undefined {
+    return ply >= 1 && ply <= this.length ? this.line.moves[ply - 1] : undefined;
   }
 
   /** The current position (a copy: callers may play on it). */
@@ -167,14 +192,22 @@ export class Game {
 
   /** The position after `ply` plies (0 = start), as a copy. Throws a RangeError outside 0..length (a programmer error). */
   positionAt(ply: number): Chess {
-    const pos = this.positions[ply];
+    const pos = this.positionView(ply);
     if (!pos) throw new RangeError(`positionAt: ply ${ply} outside 0..${this.length}`);
     return pos.clone();
   }
 
+  /**
+   * The position after `ply` plies (0 = start) itself, or undefined outside 0..length:
+   * `positionsView()[ply]` without the copy. Do not mutate it: clone first.
+   */
+  positionView(ply: number): Chess | undefined {
+    return Number.isInteger(ply) && ply >= 0 && ply <= this.length ? this.line.positions[ply] : undefined;
+  }
+
   /** FEN after `ply` plies (0 = the start position). */
   fenAt(ply: number): string {
-    return ply === 0 ? this.start.fen : (this.moves[ply - 1]?.fen ?? this.positionAtFen(ply));
+    return ply === 0 ? this.start.fen : (this.moveAt(ply)?.fen ?? this.positionAtFen(ply));
   }
 
   private positionAtFen(ply: number): string {
@@ -183,12 +216,17 @@ export class Game {
 
   /** Read-only view of the positions (0 = start). Do not mutate them: clone first. */
   positionsView(): readonly Position[] {
-    return this.positions;
+    return (this.positionsCopy ??= this.line.positions.slice(0, this.length + 1));
+  }
+
+  /** The position now, not copied (internal: the game's own, never played on). */
+  private get current(): Chess {
+    return this.line.positions[this.length] as Chess;
   }
 
   /** Plays a chessops move if legal. */
   play(move: Move, meta: MoveMeta = {}): Result<Game, GameError> {
-    const current = this.positions[this.length] as Chess;
+    const current = this.current;
     const normalized = this.start.chess960 ? move : normalizeMove(current, move);
     if (!current.isLegal(normalized)) {
       return Result.err(
@@ -205,7 +243,7 @@ export class Game {
 
   /** Plays a move given in SAN (check marks, `x` and `=` optional as chessops accepts them). */
   playSan(san: string, meta: MoveMeta = {}): Result<Game, GameError> {
-    const current = this.positions[this.length] as Chess;
+    const current = this.current;
     const move = parseSan(current, san);
     if (!move) {
       return Result.err(
@@ -217,7 +255,7 @@ export class Game {
 
   /** Plays a move given in UCI (e2e4, e7e8q; castling as e1g1, or e1h1 king-to-rook). */
   playUci(uci: string, meta: MoveMeta = {}): Result<Game, GameError> {
-    const current = this.positions[this.length] as Chess;
+    const current = this.current;
     const parsed = parseUci(uci);
     const move = parsed && (this.start.chess960 ? parsed : normalizeMove(current, parsed));
     if (!move || !current.isLegal(move)) {
@@ -229,19 +267,36 @@ export class Game {
   }
 
   private playUnchecked(current: Chess, move: Move, meta: MoveMeta): Game {
-    const san = makeSan(current, move);
-    const uci = makeUciFor(current, move, this.start.chess960);
     const next = current.clone();
     next.play(move);
-    const record: MoveRecord = {
-      ...meta,
+    // SAN from the two positions (no replay), FEN straight from the bitboards: notation.ts.
+    // Object.assign rather than a spread: V8 copies objects of many shapes (the metadata) far
+    // faster this way (a spread of them took microseconds).
+    const record: MoveRecord = Object.assign({}, meta, {
       ply: this.length + 1,
       move,
-      san,
-      uci,
-      fen: makeFen(next.toSetup()),
+      san: makeSanBetween(current, move, next),
+      uci: makeUciFor(current, move, this.start.chess960),
+      fen: makeFenOf(next),
+    });
+    return new Game(this.start, this.extended(next, record), this.length + 1);
+  }
+
+  /** The line with one more ply after this game's last: appended in place at the end of the line, else a copy. */
+  private extended(next: Chess, record: MoveRecord): Line {
+    const { positions, moves } = this.line;
+    if (moves.length === this.length) {
+      positions.push(next);
+      moves.push(record);
+      return this.line;
+    }
+    const line: Line = {
+      positions: positions.slice(0, this.length + 1),
+      moves: moves.slice(0, this.length),
     };
-    return new Game(this.start, [...this.positions, next], [...this.moves, record]);
+    line.positions.push(next);
+    line.moves.push(record);
+    return line;
   }
 
   /** Keeps the first `ply` plies (a takeback to the position after `ply`). */
@@ -249,7 +304,7 @@ export class Game {
     if (!Number.isInteger(ply) || ply < 0 || ply > this.length) {
       return Result.err(gameError({ kind: 'plyOutOfRange', ply, length: this.length }));
     }
-    return Result.ok(new Game(this.start, this.positions.slice(0, ply + 1), this.moves.slice(0, ply)));
+    return Result.ok(ply === this.length ? this : new Game(this.start, this.line, ply));
   }
 
   /** Replaces the moves from ply `ply` (1-based) on with `sans`: a correction, never a variation. */
@@ -261,15 +316,17 @@ export class Game {
 
   /** Returns a copy with the metadata of ply `ply` merged (a clock reading arriving after the move). */
   annotate(ply: number, meta: MoveMeta): Result<Game, GameError> {
-    const rec = this.moves[ply - 1];
+    const rec = this.moveAt(ply);
     if (!rec) return Result.err(gameError({ kind: 'plyOutOfRange', ply, length: this.length }));
-    const moves = this.moves.slice();
-    moves[ply - 1] = { ...rec, ...meta };
-    return Result.ok(new Game(this.start, this.positions, moves));
+    const moves = this.line.moves.slice(0, this.length);
+    moves[ply - 1] = Object.assign({}, rec, meta);
+    return Result.ok(
+      new Game(this.start, { positions: this.line.positions.slice(0, this.length + 1), moves }, this.length),
+    );
   }
 
   /** Side to move now. */
   get turn(): 'white' | 'black' {
-    return (this.positions[this.length] as Chess).turn;
+    return this.current.turn;
   }
 }

@@ -12,6 +12,7 @@
 import {
   type Board,
   type Color,
+  type Context,
   type NormalMove,
   type Position,
   type Role,
@@ -109,12 +110,15 @@ export const positionKey = (pos: Position): string => {
 };
 
 /** All legal moves, promotions expanded (the four promotion pieces, queen first). */
-export const legalMoves = (pos: Position): NormalMove[] => {
+export const legalMoves = (pos: Position): NormalMove[] => legalMovesIn(pos, pos.ctx());
+
+/** legalMoves with the position's move context already computed (the same moves, in the same order). */
+export const legalMovesIn = (pos: Position, ctx: Context): NormalMove[] => {
   const moves: NormalMove[] = [];
   const pawns = pos.board.pawn;
-  for (const [from, dests] of pos.allDests()) {
+  for (const from of pos.board[pos.turn]) {
     const pawn = pawns.has(from);
-    for (const to of dests) {
+    for (const to of pos.dests(from, ctx)) {
       if (pawn && (to < 8 || to >= 56))
         for (const promotion of PROMOTIONS) moves.push({ from, to, promotion });
       else moves.push({ from, to });

@@ -154,6 +154,17 @@ const pawnPaths = (pos: Position, loose: SquareSet): Map<Square, PawnPath> => {
 };
 
 /**
+ * Whether `blockadeProof` fails whatever the pieces other than pawns do: there are no pawns, or a
+ * pawn may reach the last rank (its first test). It depends on the pawns alone, so it holds for as
+ * long as no pawn moves or is captured.
+ */
+export function isBlockadeImpossible(pos: Position): boolean {
+  if (pos.board.pawn.isEmpty()) return true;
+  for (const path of pawnPaths(pos, SquareSet.empty()).values()) if (path === 'promotes') return true;
+  return false;
+}
+
+/**
  * Proof by pawn structure that a side can never checkmate, whatever both sides play.
  *
  * A fixpoint over the pawns that may disappear (a king can reach them undefended, or a piece can

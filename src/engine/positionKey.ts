@@ -11,17 +11,9 @@
  * Keys are plain strings so they can be stored, compared, logged and shown to an arbiter.
  */
 import { Result } from '@badrap/result';
-import {
-  type Move,
-  type Position,
-  type Square,
-  defined,
-  makeSquare,
-  makeUci,
-  opposite,
-  pawnAttacks,
-} from 'chessops';
-import { makeBoardFen, makeFen } from 'chessops/fen';
+import { type Move, type Position, type Square, defined, makeSquare, makeUci } from 'chessops';
+import { makeFen } from 'chessops/fen';
+import { legalEnPassantSquare, makeBoardFenOf } from './notation.js';
 import { dataError } from './types.js';
 
 /** A position key as built by `makePositionKey`: equal keys mean the same position under Art. 9.2. */
@@ -46,21 +38,8 @@ export interface KeyRules {
 /** The key rules used when none are given: the current Laws (E09 onwards). */
 export const DEFAULT_KEY_RULES: KeyRules = { castling: 'permanent' };
 
-/**
- * The en-passant square, but only if the side to move has a legal en-passant capture (E09 9.2: "a
- * pawn that could have been captured en passant"). A pawn that merely advanced two squares, a
- * capturer that is pinned, or a capture that would uncover a check on its own king, give nothing.
- */
-export const legalEnPassantSquare = (pos: Position): Square | undefined => {
-  const ep = pos.epSquare;
-  if (!defined(ep)) return undefined;
-  // Our pawns that attack the en-passant square: the squares a pawn of the other colour on `ep` would attack.
-  const capturers = pos.board.pieces(pos.turn, 'pawn').intersect(pawnAttacks(opposite(pos.turn), ep));
-  for (const from of capturers) {
-    if (pos.dests(from).has(ep)) return ep;
-  }
-  return undefined;
-};
+/** The en-passant square when an en-passant capture is legal (notation.ts, shared with the FEN). */
+export { legalEnPassantSquare };
 
 /**
  * The squares of the rooks that still carry a castling right (chessops keeps rights by rook square,
@@ -80,10 +59,13 @@ export const castlingRookSquares = (pos: Position, rules: KeyRules = DEFAULT_KEY
  * The castling field lists the rook squares with rights (e.g. `a1h1a8h8`; `b1g1` in a Chess960 game).
  */
 export const makePositionKey = (pos: Position, rules: KeyRules = DEFAULT_KEY_RULES): PositionKey => {
-  const rooks = castlingRookSquares(pos, rules);
-  const castling = rooks.length > 0 ? rooks.map(makeSquare).join('') : '-';
+  let castling = '-';
+  if (pos.castles.castlingRights.nonEmpty()) {
+    castling = '';
+    for (const rook of castlingRookSquares(pos, rules)) castling += makeSquare(rook);
+  }
   const ep = legalEnPassantSquare(pos);
-  return `${makeBoardFen(pos.board)} ${pos.turn === 'white' ? 'w' : 'b'} ${castling} ${defined(ep) ? makeSquare(ep) : '-'}`;
+  return `${makeBoardFenOf(pos.board)} ${pos.turn === 'white' ? 'w' : 'b'} ${castling} ${defined(ep) ? makeSquare(ep) : '-'}`;
 };
 
 /** Why an intended move (written down for a claim, not played) could not be checked. */

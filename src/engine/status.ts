@@ -9,11 +9,11 @@
  *
  * For a live game use the reducer form: `let s = startRules(startPos, profile); s = applyPly(s, pos).state`.
  */
-import { type Position, opposite } from 'chessops';
-import { isDeadPosition } from './deadPosition.js';
+import { type Context, type Position, opposite } from 'chessops';
+import { deadPositionIn, hasLegalMove } from './deadPosition.js';
 import { type EditionProfile, citeTopic } from './editions.js';
 import type { Game } from './game.js';
-import { hasMatingMaterial } from './material.js';
+import { hasMatingMaterial, isBlockadeImpossible } from './material.js';
 import { FIFTY_MOVES, SEVENTY_FIVE_MOVES } from './moveCount.js';
 import { type Outcome, makeOutcome } from './outcome.js';
 import { type PositionKey, makePositionKey } from './positionKey.js';
@@ -68,11 +68,31 @@ export interface RulesState {
   /** The last dead-position verdict and the castling rights it was computed under (see `deadFor`). */
   readonly dead: DeadVerdict;
   readonly castling: string;
+  /**
+   * Whether the pawns as they stand rule the blockade proof out (`isBlockadeImpossible`), while no
+   * pawn has moved or been captured; undefined when not known. Spares the proof at every ply.
+   */
+  readonly blockadeImpossible?: boolean | undefined;
 }
 
 type DeadVerdict = { readonly verdict: Verdict; readonly method: string };
 
 const unwrapOutcome = (r: { isOk: boolean; unwrap: () => Outcome }): Outcome => r.unwrap();
+
+/**
+ * What every rule of one ply asks of the position first, computed once per ply: the move context
+ * (checkers, pins) and whether the side to move has a legal move.
+ */
+interface Facts {
+  readonly ctx: Context;
+  readonly check: boolean;
+  readonly hasMoves: boolean;
+}
+
+const factsOf = (pos: Position): Facts => {
+  const ctx = pos.ctx();
+  return { ctx, check: ctx.checkers.nonEmpty(), hasMoves: hasLegalMove(pos, ctx) };
+};
 
 /** Checks a position against the automatic endings in the order of precedence, first match wins:
  *  checkmate (5.1), stalemate (5.2), dead position (5.2.2), fivefold (9.6.1), 75 moves (9.6.2).
@@ -80,13 +100,14 @@ const unwrapOutcome = (r: { isOk: boolean; unwrap: () => Outcome }): Outcome => 
  *  order is our reading (docs/editions.md). */
 const automaticEnd = (
   pos: Position,
+  facts: Facts,
   profile: EditionProfile,
   table: RepetitionTable,
   dead: Verdict,
 ): Outcome | undefined => {
   const mover = opposite(pos.turn);
-  if (pos.isCheckmate()) return unwrapOutcome(makeOutcome('checkmate', mover, profile));
-  if (pos.isStalemate()) return unwrapOutcome(makeOutcome('stalemate', undefined, profile));
+  if (!facts.hasMoves && facts.check) return unwrapOutcome(makeOutcome('checkmate', mover, profile));
+  if (!facts.hasMoves) return unwrapOutcome(makeOutcome('stalemate', undefined, profile));
   if (dead === 'yes') return unwrapOutcome(makeOutcome('deadPosition', undefined, profile));
   if (profile.draws.fivefold !== 'none' && table.fivefold(profile.draws.fivefold)) {
     return unwrapOutcome(makeOutcome('fivefold', undefined, profile));
@@ -97,9 +118,8 @@ const automaticEnd = (
   return undefined;
 };
 
-const claimsOf = (pos: Position, profile: EditionProfile, table: RepetitionTable): ClaimOption[] => {
+const claimsOf = (pos: Position, profile: EditionProfile, plies: readonly number[]): ClaimOption[] => {
   const claims: ClaimOption[] = [];
-  const { plies } = table.occurrencesAt();
   if (plies.length >= 3) {
     claims.push({ kind: 'threefold', by: pos.turn, plies, article: citeTopic(profile, 'threefold') });
   }
@@ -122,10 +142,18 @@ export const DEAD_SEARCH_MAX_PIECES = 10;
  * bounded search over reachable positions only runs in sparse positions, where forced sequences to
  * a dead position occur. 'unknown' is never treated as dead.
  */
-const deadOf = (pos: Position): DeadVerdict =>
-  isDeadPosition(pos, { search: pos.board.occupied.size() <= DEAD_SEARCH_MAX_PIECES ? 'auto' : 'never' });
+const deadOf = (pos: Position, facts: Facts, blockadeImpossible = false): DeadVerdict =>
+  deadPositionIn(
+    pos,
+    { ctx: facts.ctx, hasMoves: facts.hasMoves, blockadeImpossible },
+    { search: pos.board.occupied.size() <= DEAD_SEARCH_MAX_PIECES ? 'auto' : 'never' },
+  );
 
-const castlingOf = (pos: Position): string => [...pos.castles.castlingRights].join(',');
+/** The castling rights as text (rook squares): compared from ply to ply, so kept as a string. */
+const castlingOf = (pos: Position): string => {
+  const rights = pos.castles.castlingRights;
+  return rights.isEmpty() ? '' : [...rights].join(',');
+};
 
 /**
  * Reuses the previous verdict while nothing irreversible happened. Moves that are neither captures,
@@ -133,31 +161,43 @@ const castlingOf = (pos: Position): string => [...pos.castles.castlingRights].jo
  * can reach exactly the same positions: a proof that a helpmate exists ('no') or cannot exist
  * ('yes') holds for all of them, and a search that ran out of budget would explore the same space
  * again. Verdicts that depend on the position itself (mate or stalemate on the board, a search not
- * tried) are recomputed.
+ * tried) are recomputed; then a pawn structure already known to rule the blockade proof out (no
+ * pawn moved or was captured since) spares that proof, with the same verdict.
  */
-const deadFor = (pos: Position, prev: RulesState): DeadVerdict => {
-  const reversible = pos.halfmoves > 0 && castlingOf(pos) === prev.castling;
+const deadFor = (
+  pos: Position,
+  facts: Facts,
+  castling: string,
+  prev: RulesState,
+): { dead: DeadVerdict; blockadeImpossible: boolean | undefined } => {
+  // No capture and no pawn move since the previous ply: the same pawns on the same squares.
+  const samePawns = pos.halfmoves > 0;
+  const known = samePawns ? prev.blockadeImpossible : undefined;
   const reusable = prev.dead.method !== 'terminal' && prev.dead.method !== 'open';
-  return reversible && reusable ? prev.dead : deadOf(pos);
+  if (samePawns && castling === prev.castling && reusable)
+    return { dead: prev.dead, blockadeImpossible: known };
+  const blockadeImpossible = known ?? isBlockadeImpossible(pos);
+  return { dead: deadOf(pos, facts, blockadeImpossible), blockadeImpossible };
 };
 
 const statusOf = (
   pos: Position,
+  facts: Facts,
   state: RulesState,
   ply: number,
   wasEnded: boolean,
   dead: DeadVerdict,
 ): PlyStatus => {
-  const end = wasEnded ? undefined : automaticEnd(pos, state.profile, state.table, dead.verdict);
+  const end = wasEnded ? undefined : automaticEnd(pos, facts, state.profile, state.table, dead.verdict);
   const { key, plies } = state.table.occurrencesAt();
   return {
     ply,
     key,
     turn: pos.turn,
-    check: pos.isCheck(),
+    check: facts.check,
     end,
     afterEnd: wasEnded,
-    claims: wasEnded || end ? [] : claimsOf(pos, state.profile, state.table),
+    claims: wasEnded || end ? [] : claimsOf(pos, state.profile, plies),
     occurrences: plies.length,
     halfmoves: pos.halfmoves,
     matingMaterial: { white: hasMatingMaterial(pos, 'white'), black: hasMatingMaterial(pos, 'black') },
@@ -173,19 +213,32 @@ export const startRules = (
   profile: EditionProfile,
 ): { state: RulesState; status: PlyStatus } => {
   const table = RepetitionTable.empty().add(makePositionKey(start, keyRules(profile)));
-  const dead = deadOf(start);
-  const base: RulesState = { profile, table, end: undefined, dead, castling: castlingOf(start) };
-  const status = statusOf(start, base, 0, false, dead);
+  const facts = factsOf(start);
+  const blockadeImpossible = isBlockadeImpossible(start);
+  const dead = deadOf(start, facts, blockadeImpossible);
+  const castling = castlingOf(start);
+  const base: RulesState = { profile, table, end: undefined, dead, castling, blockadeImpossible };
+  const status = statusOf(start, facts, base, 0, false, dead);
   return { state: { ...base, end: status.end }, status };
 };
 
 /** Adds the position after the next ply and returns the new state and that ply's status. */
 export const applyPly = (state: RulesState, pos: Position): { state: RulesState; status: PlyStatus } => {
   const table = state.table.add(makePositionKey(pos, keyRules(state.profile)));
-  const dead = deadFor(pos, state);
-  const next: RulesState = { ...state, table, dead, castling: castlingOf(pos) };
-  const status = statusOf(pos, next, table.lastPly, state.end !== undefined, dead);
-  return { state: { ...next, end: state.end ?? status.end }, status };
+  const facts = factsOf(pos);
+  const castling = castlingOf(pos);
+  const { dead, blockadeImpossible } = deadFor(pos, facts, castling, state);
+  const wasEnded = state.end !== undefined;
+  const next: RulesState = {
+    profile: state.profile,
+    table,
+    end: state.end,
+    dead,
+    castling,
+    blockadeImpossible,
+  };
+  const status = statusOf(pos, facts, next, table.lastPly, wasEnded, dead);
+  return { state: wasEnded || !status.end ? next : { ...next, end: status.end }, status };
 };
 
 /** The status after every ply of a recorded game, the start position first. */

@@ -94,7 +94,7 @@ export const disambiguate = (
  */
 const landedAt = (st: RecognitionState, root: number, e: Explanation): number => {
   const last = e.path[e.path.length - 1];
-  const before = e.positions[e.positions.length - 2] ?? st.game.positionsView()[root];
+  const before = e.positions[e.positions.length - 2] ?? st.game.positionView(root);
   if (!last || !before) return -1;
   const side = castlingSide(before, last);
   const to = side ? kingCastlesTo(before.turn, side) : last.to;

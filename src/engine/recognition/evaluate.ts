@@ -28,7 +28,7 @@ const concat = (
 ): readonly RecognitionOutput[] => (a.length === 0 ? b : b.length === 0 ? a : [...a, ...b]);
 
 const positionAt = (st: RecognitionState, ply: number): Chess => {
-  const pos = st.game.positionsView()[ply];
+  const pos = st.game.positionView(ply);
   if (!pos) throw new RangeError(`recognition: no position at ply ${ply}`);
   return pos;
 };
@@ -97,7 +97,7 @@ const afterPress = (step: Step, trigger: Trigger, now: number, pending?: Pending
 const gestureEnd = (st: RecognitionState, gesture: Gesture, at: number): Step => {
   let base: Step = { state: st, outputs: NO_OUTPUTS };
   const tip = st.game.length;
-  const last = st.game.moves[tip - 1];
+  const last = st.game.moveAt(tip);
   // A king move onto the centre just before: the first half of the gesture, never a move.
   if (tip > st.anchor && last && 'from' in last.move) {
     const to = last.move.to;
@@ -226,11 +226,10 @@ const decidePartial = (
 
 /** The latest earlier ply (before the anchor) whose position the board shows. */
 const takeback = (st: RecognitionState, now: number, trigger: Trigger): Step | undefined => {
-  const positions = st.game.positionsView();
   let found = -1;
   let count = 0;
   for (let ply = st.anchor - 1; ply >= 0; ply--) {
-    const pos = positions[ply];
+    const pos = st.game.positionView(ply);
     if (pos && diffSquares(pos.board, st.sensed).isEmpty()) {
       if (found < 0) found = ply;
       count++;
@@ -281,27 +280,35 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
   if (diffSquares(tipPos.board, st.sensed).isEmpty()) return afterPress(synced(st, now), trigger, now);
   const gesture = detectGesture(st.sensed);
   if (gesture) return gestureEnd(st, gesture, now);
-  const opts: SearchOptions = {
-    maxDepth: st.options.maxPlies,
-    promotion: st.options.promotion,
-    promotionSeen: (square, color) => promotionSeen(st, square, color),
-    ...(trigger.kind === 'press' ? { pressBy: trigger.side } : {}),
-  };
   const groups: Group[] = [];
   const occupancy = st.sensed.unknown.nonEmpty();
+  const pressBy = trigger.kind === 'press' ? trigger.side : undefined;
+  const promotionSeenAt = (square: Square, color: Color): Role | undefined =>
+    promotionSeen(st, square, color);
+  // Supported: the board went through the claimed positions, and every capture was seen (an
+  // invisible capture is a last resort: it explains a lifted piece too easily), unless the
+  // mover says by pressing his clock that his move is complete.
+  const seenEnough = (e: Explanation): boolean => e.unseen === 0 || trigger.kind === 'press';
+  // Options built field by field (no spreads): one object shape for every search.
   const from = (root: number): SearchOptions => {
-    // Supported: the board went through the claimed positions, and every capture was seen (an
-    // invisible capture is a last resort: it explains a lifted piece too easily), unless the
-    // mover says by pressing his clock that his move is complete.
-    const seenEnough = (e: Explanation): boolean => e.unseen === 0 || trigger.kind === 'press';
-    const base: SearchOptions = {
-      ...opts,
-      consistent: (e, kind) => seenEnough(e) && isSupported(st, root, kind, e),
-    };
-    if (!occupancy) return base;
+    const consistent = (e: Explanation, kind: 'exact' | 'partial'): boolean =>
+      seenEnough(e) && isSupported(st, root, kind, e);
+    if (!occupancy) {
+      return {
+        maxDepth: st.options.maxPlies,
+        promotion: st.options.promotion,
+        promotionSeen: promotionSeenAt,
+        pressBy,
+        consistent,
+      };
+    }
     const h = squareHistory(st, root);
     return {
-      ...base,
+      maxDepth: st.options.maxPlies,
+      promotion: st.options.promotion,
+      promotionSeen: promotionSeenAt,
+      pressBy,
+      consistent,
       emptied: (sq: Square) => h.emptied[sq] ?? 0,
       landedAfter: (f: Square, t: Square) => (h.lastFilled[t] ?? -1) > (h.firstEmptied[f] ?? -1),
     };

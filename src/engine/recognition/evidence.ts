@@ -80,7 +80,7 @@ export const observedAt = (
   positions: readonly Chess[],
 ): number[] | undefined => {
   if (positions.length === 0) return [];
-  const before = st.game.positionsView()[root];
+  const before = st.game.positionView(root);
   if (!before) return undefined;
   let s = replayBase(st, before.board);
   const seen: number[] = [];
@@ -103,7 +103,7 @@ export const observedAt = (
  * a ghost that only looks like one vanishes sooner.
  */
 export const longestDwell = (st: RecognitionState, root: number, position: Chess): number => {
-  const before = st.game.positionsView()[root];
+  const before = st.game.positionView(root);
   if (!before) return 0;
   let s = replayBase(st, before.board);
   let since: number | undefined;

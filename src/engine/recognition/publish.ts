@@ -30,7 +30,7 @@ export const advanceAnchor = (st: RecognitionState, to: number, at: number, by: 
   const cut = madeIndexOf(st, to) + 1;
   const evidence = cut > 0 ? st.evidence.slice(cut) : st.evidence;
   const shift = (i: number): number => (i - cut >= 0 ? i - cut : -1);
-  const base = st.game.positionsView()[to];
+  const base = st.game.positionView(to);
   const state: RecognitionState = {
     ...st,
     anchor: to,
@@ -44,9 +44,8 @@ export const advanceAnchor = (st: RecognitionState, to: number, at: number, by: 
 
 /** The ply whose mover is `side` last among the revisable plies, made final by his press. */
 export const finalizeByPress = (st: RecognitionState, side: Color, at: number): Step => {
-  const positions = st.game.positionsView();
   for (let ply = st.game.length; ply > st.anchor; ply--) {
-    if (positions[ply - 1]?.turn === side) return advanceAnchor(st, ply, at, 'press');
+    if (st.game.positionView(ply - 1)?.turn === side) return advanceAnchor(st, ply, at, 'press');
   }
   return { state: st, outputs: NO_OUTPUTS };
 };
@@ -131,7 +130,7 @@ export const publishLine = (
   const tip = st.game.length;
   let k = 0;
   while (k < path.length && root + k < tip) {
-    const rec = st.game.moves[root + k];
+    const rec = st.game.moveAt(root + k + 1);
     const move = path[k];
     if (!rec || !move || !('from' in rec.move) || !sameMove(rec.move, move)) break;
     k++;
@@ -139,7 +138,7 @@ export const publishLine = (
   const newTip = root + path.length;
   if (k === path.length && newTip === tip) return { state: st, outputs: NO_OUTPUTS };
   const keep = root + k;
-  const before = k === 0 ? st.game.positionsView()[root] : positions[k - 1];
+  const before = k === 0 ? st.game.positionView(root) : positions[k - 1];
   if (!before) throw new RangeError(`publishLine: no position at ply ${keep}`);
   const fresh = path.slice(k);
   const baseIndex = madeIndexOf(st, keep);
@@ -151,7 +150,7 @@ export const publishLine = (
     const index = times.made[i] ?? st.lastChange;
     const at = st.evidence[index]?.at ?? st.lastChangeAt;
     game = game.play(move, { at }).unwrap();
-    const rec = game.moves[game.length - 1];
+    const rec = game.moveAt(game.length);
     if (!rec) throw new RangeError('publishLine: move not recorded');
     const start = (i === 0 ? baseIndex : (times.made[i - 1] ?? baseIndex)) + 1;
     published.push({

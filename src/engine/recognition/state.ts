@@ -92,7 +92,7 @@ export interface RecognitionState {
 /** Recognition for `game` (its moves are final), the board assumed to show its current position. */
 export const startRecognition = (game: Game, options: Partial<RecognitionOptions> = {}): RecognitionState => {
   const opts: RecognitionOptions = { ...DEFAULT_RECOGNITION, ...options };
-  const pos = game.positionsView()[game.length];
+  const pos = game.positionView(game.length);
   if (!pos) throw new RangeError('startRecognition: game without a current position');
   return {
     options: opts,

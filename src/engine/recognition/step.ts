@@ -91,7 +91,7 @@ const applySnapshot = (
   e: Extract<BoardEvent, { kind: 'snapshot' }>,
   at: number,
 ): RecognitionState => {
-  const guess = st.game.positionsView()[st.game.length]?.board;
+  const guess = st.game.positionView(st.game.length)?.board;
   const sensed = sensedOfContents(e.board, guess);
   const diff = changedBetween(st.sensed, sensed);
   if (diff.isEmpty()) return st.now === at ? st : { ...st, now: at };

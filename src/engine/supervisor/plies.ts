@@ -30,14 +30,13 @@ export const syncPlies = (
   const last = Math.min(upTo, game.length);
   let keep = 1;
   const n = Math.min(plies.length - 1, last);
-  while (keep <= n && plies[keep]?.fen === game.moves[keep - 1]?.fen) keep++;
+  while (keep <= n && plies[keep]?.fen === game.moveAt(keep)?.fen) keep++;
   if (keep === plies.length && plies.length === last + 1) return plies;
   const out = plies.slice(0, keep);
-  const positions = game.positionsView();
   for (let ply = keep; ply <= last; ply++) {
     const prev = out[ply - 1];
-    const pos = positions[ply];
-    const rec = game.moves[ply - 1];
+    const pos = game.positionView(ply);
+    const rec = game.moveAt(ply);
     if (!prev || !pos || !rec) throw new RangeError(`syncPlies: no ply ${ply}`);
     const { state, status } = applyPly(prev.rules, pos);
     out.push({ fen: rec.fen, rules: state, status, madeAt: madeAt(ply) });

@@ -133,7 +133,7 @@ export interface SupervisorState {
 
 /** The position after `ply`, from the recognised game. */
 export const positionAt = (st: SupervisorState, ply: number): Position => {
-  const pos = st.rec.game.positionsView()[ply];
+  const pos = st.rec.game.positionView(ply);
   if (!pos) throw new RangeError(`supervisor: no position at ply ${ply}`);
   return pos;
 };
