@@ -7,5 +7,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two test files at a time even on two cores (vitest's default there is one): most integration
+    // files wait on real time (games played on PTYs, brokers restarted), not on the CPU.
+    maxWorkers: 2,
   },
 });

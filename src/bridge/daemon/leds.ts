@@ -41,7 +41,9 @@ export const ledsForEvent = (e: GameEvent): readonly LedGroup[] | undefined => {
     case 'correction':
     case 'end':
       return [];
-    default:
+    case 'clock':
+    case 'claim':
+    case 'offer':
       return undefined;
   }
 };

@@ -84,11 +84,20 @@ export const boardStep = (tx: Tx, e: BoardEvent): void => {
   const before = tx.st.rec;
   const r = step(before, e);
   patch(tx, { rec: r.state });
-  for (const out of r.outputs) {
+  // The outputs judged: once the supervisor moves the recogniser onto another line (an enforced
+  // Art. 4 takeback, a forbidden move seen again), the rest of this step's outputs belong to the
+  // line it left (their plies may not exist on the new one) and are dropped; the sensed board, this
+  // event included, went over to the new line.
+  let judged = r.outputs.length;
+  for (const [i, out] of r.outputs.entries()) {
     checkFlags(tx, out.at);
     if (isOver(tx)) return;
     onOutput(tx, out);
     if (isOver(tx)) return;
+    if (tx.st.rec !== r.state) {
+      judged = i + 1;
+      break;
+    }
   }
   checkFlags(tx, e.at);
   if (isOver(tx)) return;
@@ -105,5 +114,5 @@ export const boardStep = (tx: Tx, e: BoardEvent): void => {
       evidence: { events: [e] },
     });
   }
-  if (e.kind === 'press') afterPress(tx, e.side, e.at, r.outputs);
+  if (e.kind === 'press') afterPress(tx, e.side, e.at, r.outputs.slice(0, judged));
 };

@@ -22,7 +22,7 @@ const alert = (code: string, squares?: string[]): GameEvent =>
     ...(squares === undefined ? {} : { evidence: { squares } }),
   }) as GameEvent;
 
-const move: GameEvent = { ...base, type: 'move', ply: 1, san: 'e4', uci: 'e2e4', fen: '' } as GameEvent;
+const move: GameEvent = { ...base, type: 'move', ply: 1, san: 'e4', uci: 'e2e4', fen: '' };
 
 describe('ledsForEvent', () => {
   it('an illegal position blinks the squares of its evidence', () => {
@@ -45,11 +45,11 @@ describe('ledsForEvent', () => {
 
   it('a move, a correction or the end clears them; a clock reading does not', () => {
     expect(ledsForEvent(move)).toEqual([]);
+    expect(ledsForEvent({ ...base, type: 'correction', fromPly: 1, moves: [], reason: 'arbiter' })).toEqual(
+      [],
+    );
     expect(
-      ledsForEvent({ ...base, type: 'correction', fromPly: 1, moves: [], reason: 'arbiter' } as GameEvent),
-    ).toEqual([]);
-    expect(
-      ledsForEvent({ ...base, type: 'clock', whiteMs: 1, blackMs: 1, running: 'white' } as GameEvent),
+      ledsForEvent({ ...base, type: 'clock', whiteMs: 1, blackMs: 1, running: 'white' }),
     ).toBeUndefined();
   });
 });
