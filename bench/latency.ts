@@ -7,11 +7,14 @@
  * docs/benchmarks.md.
  *
  *   npx tsx bench/latency.ts [--boards 1,10,30] [--plies 30] [--report]
+ *
+ * Also the helpers the other daemon benchmarks share (bench/venue.ts, bench/recovery.ts): the
+ * daemon as a child process, /proc CPU and memory readings, quantiles.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { connect } from 'mqtt';
 import { lastValueFrom, tap } from 'rxjs';
 import { stringify } from 'yaml';
@@ -22,27 +25,56 @@ import { EmulatedBoardOnPty } from '../src/drivers/transport/emulatorHost.js';
 import { startMosquitto, waitFor } from '../test/support/mosquitto.js';
 import { makeRecorder, writeReportSection } from './report.js';
 
-const args = process.argv.slice(2);
-const option = (name: string, fallback: string): string => {
+const ROOT = join(import.meta.dirname, '..');
+const PLY_MS = 700;
+
+/** Epoch milliseconds with sub-millisecond resolution (comparable across processes on one machine). */
+export const epochNow = (): number => performance.timeOrigin + performance.now();
+
+/** The value at quantile `q` of sorted values (NaN when empty). */
+export const quantile = (sorted: readonly number[], q: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+
+/** The value of `--name` on the command line, or `fallback`. */
+export const option = (args: readonly string[], name: string, fallback: string): string => {
   const i = args.indexOf(name);
   return i >= 0 ? (args[i + 1] ?? fallback) : fallback;
 };
-const BOARD_COUNTS = option('--boards', '1,10,30').split(',').map(Number);
-const PLIES = Number(option('--plies', '30'));
-const PLY_MS = 700;
-const ROOT = join(import.meta.dirname, '..');
-const now = (): number => performance.timeOrigin + performance.now();
 
-const quantile = (sorted: readonly number[], q: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+export interface ProcessUsage {
+  /** CPU time, user + system (ms). */
+  readonly cpuMs: number;
+  /** Resident memory now and at its peak (MiB). */
+  readonly rssMiB: number;
+  readonly peakRssMiB: number;
+}
 
-/** CPU time (user + system, ms) and resident memory (MiB) of a process, from /proc. */
-const usage = async (pid: number): Promise<{ cpuMs: number; rssMiB: number }> => {
+/** CPU time and resident memory of a process, from /proc (Linux). */
+export const processUsage = async (pid: number): Promise<ProcessUsage> => {
   const stat = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
   const ticks = Number(stat[11]) + Number(stat[12]);
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return { cpuMs: (ticks * 1000) / 100, rssMiB: rss / 1024 };
+  const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { cpuMs: (ticks * 1000) / 100, rssMiB: kib('VmRSS') / 1024, peakRssMiB: kib('VmHWM') / 1024 };
+};
+
+/** `chessbridge <args>` from the sources in a child process (the daemon: `run -c FILE`). */
+export const spawnChessbridge = (
+  args: readonly string[],
+  stdio: 'inherit' | 'pipe' = 'inherit',
+): ChildProcess => {
+  const code =
+    "const m = await import('./src/main.ts'); process.exitCode = await m.main(process.argv.slice(1));";
+  return spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', stdio === 'inherit' ? 'ignore' : 'pipe', stdio],
+  });
+};
+
+/** One line naming the machine, for reports. */
+export const machineLine = (): string => {
+  const cpu = cpus()[0]?.model.replace(/\s+/g, ' ').trim() ?? 'unknown CPU';
+  return `Machine: ${cpus().length} × ${cpu}, Node ${process.version}.`;
 };
 
 interface RunResult {
@@ -55,7 +87,7 @@ interface RunResult {
   readonly seconds: number;
 }
 
-const runOnce = async (count: number): Promise<RunResult> => {
+const runOnce = async (count: number, plies: number): Promise<RunResult> => {
   const dir = await mkdtemp(join(tmpdir(), 'chessbridge-bench-'));
   const broker = await startMosquitto();
   const boards: EmulatedBoardOnPty[] = [];
@@ -103,20 +135,12 @@ const runOnce = async (count: number): Promise<RunResult> => {
     const received = new Map<string, number>(); // "game:ply" → arrival
     sub.on('message', (_topic, payload) => {
       const e = JSON.parse(payload.toString()) as { type: string; game: string; ply?: number };
-      if (e.type === 'move' && !received.has(`${e.game}:${e.ply}`)) received.set(`${e.game}:${e.ply}`, now());
+      if (e.type === 'move' && !received.has(`${e.game}:${e.ply}`))
+        received.set(`${e.game}:${e.ply}`, epochNow());
     });
     if (!sub.connected) await new Promise<void>(resolve => sub.once('connect', () => resolve()));
     await sub.subscribeAsync(['bench/games/+/events', 'bench/games/+'], { qos: 1 });
-    const code =
-      "const m = await import('./src/main.ts'); process.exitCode = await m.main(process.argv.slice(1));";
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', '--input-type=module', '-e', code, 'run', '-c', config],
-      {
-        cwd: ROOT,
-        stdio: ['ignore', 'ignore', 'inherit'],
-      },
-    );
+    const child = spawnChessbridge(['run', '-c', config]);
     daemon = child;
     const started = new Set<string>();
     sub.on('message', topic => {
@@ -127,13 +151,13 @@ const runOnce = async (count: number): Promise<RunResult> => {
     await waitFor(() => started.size === count, 60_000, 'every game to start');
     progress('games started');
     const pid = child.pid ?? 0;
-    const idle = await usage(pid);
+    const idle = await processUsage(pid);
     // The press right after the placement: the move is published at the press, its last byte.
     const written = new Map<string, number>();
-    const t0 = now();
+    const t0 = epochNow();
     await Promise.all(
       boards.map(async (b, i) => {
-        const sans = sansOf(DEMO_GAMES[i % DEMO_GAMES.length]!).slice(0, PLIES);
+        const sans = sansOf(DEMO_GAMES[i % DEMO_GAMES.length]!).slice(0, plies);
         const script = scriptFromSans(sans, {
           plyMs: PLY_MS,
           handMs: 60,
@@ -149,7 +173,7 @@ const runOnce = async (count: number): Promise<RunResult> => {
             ])
             .pipe(
               tap(step => {
-                if (step.kind === 'clock-press') written.set(`r1-b${i + 1}:${++ply}`, now());
+                if (step.kind === 'clock-press') written.set(`r1-b${i + 1}:${++ply}`, epochNow());
               }),
             ),
         );
@@ -161,8 +185,8 @@ const runOnce = async (count: number): Promise<RunResult> => {
       30_000,
       'every move at the subscriber',
     );
-    const seconds = (now() - t0) / 1000;
-    const busy = await usage(pid);
+    const seconds = (epochNow() - t0) / 1000;
+    const busy = await processUsage(pid);
     const latencies = [...written].map(([k, t]) => (received.get(k) ?? NaN) - t).sort((a, b) => a - b);
     return {
       boards: count,
@@ -182,18 +206,20 @@ const runOnce = async (count: number): Promise<RunResult> => {
 };
 
 const main = async (): Promise<void> => {
+  const args = process.argv.slice(2);
+  const boardCounts = option(args, '--boards', '1,10,30').split(',').map(Number);
+  const plies = Number(option(args, '--plies', '30'));
   const { log, lines } = makeRecorder();
-  const cpu = cpus()[0]?.model.replace(/\s+/g, ' ').trim() ?? 'unknown CPU';
   log(`Daemon latency: last byte of a move (the clock press) on a PTY → move event at an MQTT subscriber`);
   log(
-    `through mosquitto; ${PLIES} plies per board, one ply every ${PLY_MS} ms per board, journal synced before publishing.`,
+    `through mosquitto; ${plies} plies per board, one ply every ${PLY_MS} ms per board, journal synced before publishing.`,
   );
-  log(`Machine: ${cpus().length} × ${cpu}, Node ${process.version}.`);
+  log(machineLine());
   log('');
   log('boards  moves   p50 ms   p99 ms   max ms   daemon CPU per board   daemon memory');
   const results: RunResult[] = [];
-  for (const count of BOARD_COUNTS) {
-    const r = await runOnce(count);
+  for (const count of boardCounts) {
+    const r = await runOnce(count, plies);
     results.push(r);
     const f = (n: number) => n.toFixed(1).padStart(7);
     log(
@@ -230,4 +256,5 @@ const main = async (): Promise<void> => {
   }
 };
 
-await main();
+// Run as a script (not when another benchmark imports the helpers above).
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === import.meta.filename) await main();

@@ -10,17 +10,20 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { asyncScheduler, finalize, firstValueFrom, type Observable, Subject, takeUntil, tap } from 'rxjs';
-import { runCli, type DemoRequest } from './bridge/cli.js';
+import { runCli, type DemoRequest, type SimulateRequest } from './bridge/cli.js';
 import { type Config, loadConfig, unknownEnvNames } from './bridge/config/index.js';
 import { Daemon } from './bridge/daemon/daemon.js';
 import { DemoVenue, hasProgram, portOr } from './bridge/daemon/demo.js';
-import type { BoardOpener } from './bridge/daemon/drivers.js';
+import { type BoardOpener, makeBoardOpener } from './bridge/daemon/drivers.js';
+import { BoardLeds } from './bridge/daemon/leds.js';
 import { engineSupervisor } from './bridge/daemon/engine.js';
 import { replayJournals } from './bridge/daemon/journalReplay.js';
 import { type Logger, makeLogger } from './bridge/logger.js';
 import { defaultPortsDeps, formatPortsReport, runPorts } from './bridge/ports.js';
+import { nodeCaptureIo, replayCaptures } from './bridge/replayCapture.js';
 import { nodeScriptIo, replayScripts } from './bridge/replayScript.js';
 import { SdNotify, watchdog$ } from './bridge/sdNotify.js';
+import { runSimulate } from './bridge/simulate/run.js';
 import { decodePgnBytes } from './engine/pgnRead.js';
 
 /** The package root: one level above `src/` or `dist/`. */
@@ -68,6 +71,8 @@ interface ServeOptions {
   readonly brokerPorts?: { readonly port: number; readonly wsPort: number };
   /** How boards are opened, when not as serial ports (the demo without socat). */
   readonly openBoard?: BoardOpener;
+  /** The boards' LEDs the opener reads (fed by the daemon's published events). */
+  readonly leds?: BoardLeds;
 }
 
 /**
@@ -94,6 +99,7 @@ const serve = async (config: Config, log: Logger, options: ServeOptions = {}): P
     version: await version(),
     ...(options.brokerPorts === undefined ? {} : { brokerPorts: options.brokerPorts }),
     ...(options.openBoard === undefined ? {} : { openBoard: options.openBoard }),
+    ...(options.leds === undefined ? {} : { leds: options.leds }),
   });
   let code = 0;
   try {
@@ -155,7 +161,19 @@ const runDaemon = async (path: string): Promise<number> => {
   const log = loggerFor(r.value);
   for (const name of unknownEnvNames(process.env))
     log.warn(`environment: ${name} names no configuration field`);
-  return serve(r.value, log);
+  const config = r.value;
+  // Certabo calibrations live beside the games: <journal.dir>/calibration/<board>.json by default.
+  // LEDs show the squares to fix after an illegal move or a mismatch, on boards that have them.
+  const leds = new BoardLeds();
+  const openBoard = makeBoardOpener({
+    now: daemonClock,
+    scheduler: asyncScheduler,
+    log: log.child('bridge:drivers'),
+    boards: config.boards,
+    calibrationDir: join(config.journal.dir, 'calibration'),
+    leds: board => leds.of(board.id),
+  });
+  return serve(config, log, { openBoard, leds });
 };
 
 const runDemo = async (request: DemoRequest): Promise<number> => {
@@ -214,6 +232,23 @@ const runDemo = async (request: DemoRequest): Promise<number> => {
   }
 };
 
+/** `chessbridge simulate`, until SIGINT or SIGTERM (or, with --once, the end of its games). */
+const runSimulator = async (request: SimulateRequest): Promise<number> => {
+  const signals: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+  let onSignal: (signal: NodeJS.Signals) => void = () => undefined;
+  const stopped = new Promise<string>(resolve => (onSignal = resolve));
+  for (const s of signals) process.on(s, onSignal);
+  try {
+    return await runSimulate(request, {
+      out: line => process.stdout.write(`${line}\n`),
+      err: line => process.stderr.write(`${line}\n`),
+      stopped,
+    });
+  } finally {
+    for (const s of signals) process.off(s, onSignal);
+  }
+};
+
 export const main = (argv: readonly string[]): Promise<number> => {
   quietOnClosedPipe(process.stdout);
   return runCli(argv, {
@@ -226,6 +261,7 @@ export const main = (argv: readonly string[]): Promise<number> => {
     check,
     runDaemon,
     runDemo,
+    runSimulate: runSimulator,
     ports: async (paths, probe, timeoutMs) =>
       formatPortsReport(
         await runPorts(
@@ -245,6 +281,15 @@ export const main = (argv: readonly string[]): Promise<number> => {
       replayJournals(
         paths,
         { json },
+        engineSupervisor(),
+        l => process.stdout.write(`${l}\n`),
+        l => process.stderr.write(`${l}\n`),
+      ),
+    replayCaptures: (paths, request) =>
+      replayCaptures(
+        paths,
+        request,
+        nodeCaptureIo,
         engineSupervisor(),
         l => process.stdout.write(`${l}\n`),
         l => process.stderr.write(`${l}\n`),

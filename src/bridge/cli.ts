@@ -5,15 +5,25 @@
  *   const code = await runCli(['check', 'config/single-board.yaml'], io);
  *
  * Commands: `run -c FILE` (the daemon), `demo` (a venue of emulated boards), `check FILE`,
- * `ports [PATH...]`, `replay FILE...` (PGN files, board scripts, game journals). Exit codes:
- * 0 success, 1 a failure (a bad file or configuration, the daemon failed), 2 a usage error.
+ * `ports [PATH...]`, `replay FILE...` (PGN files, board scripts, game journals; raw board
+ * captures with `--driver`), `simulate`
+ * (emulated boards on PTYs for any running daemon). Exit codes: 0 success, 1 a failure (a bad
+ * file or configuration, the daemon failed), 2 a usage error.
  */
 import { type EditionProfile, getProfile } from '../engine/editions.js';
 import { isEdition, isGameType, type Edition, type GameType, type Supervision } from '../engine/types.js';
 import { formatReplayText, replayPgn } from './replay.js';
+import { CAPTURE_DRIVERS, type CaptureReplayRequest, isCaptureDriver } from './replayCapture.js';
 import { COMMAND_USAGE, USAGE } from './daemon/usage.js';
+import {
+  parseSimulateRequest,
+  SIMULATE_FLAG_OPTIONS,
+  SIMULATE_VALUE_OPTIONS,
+  type SimulateRequest,
+} from './simulate/request.js';
 
 export { USAGE } from './daemon/usage.js';
+export type { SimulateRequest } from './simulate/request.js';
 
 export interface DemoRequest {
   readonly boards: number;
@@ -40,6 +50,8 @@ export interface CliIo {
   readonly runDaemon?: (configPath: string) => Promise<number>;
   /** Runs the demo; resolves to the exit code. */
   readonly runDemo?: (request: DemoRequest) => Promise<number>;
+  /** Runs the venue simulator; resolves to the exit code. */
+  readonly runSimulate?: (request: SimulateRequest) => Promise<number>;
   /** Lists and probes serial ports; the report's lines. */
   readonly ports?: (
     paths: readonly string[],
@@ -50,6 +62,8 @@ export interface CliIo {
   readonly replayScripts?: (paths: readonly string[], json: boolean) => Promise<number>;
   /** Replays game journals (`.jsonl`) through the supervisor; resolves to the exit code. */
   readonly replayJournals?: (paths: readonly string[], json: boolean) => Promise<number>;
+  /** Replays raw board captures (`replay --driver D`) through the driver and the supervisor; the exit code. */
+  readonly replayCaptures?: (paths: readonly string[], request: CaptureReplayRequest) => Promise<number>;
   /** The environment (CHESSBRIDGE_CONFIG). */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
@@ -66,7 +80,8 @@ const VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   demo: ['--boards', '--speed', '--rounds', '--seed'],
   check: [],
   ports: ['--timeout'],
-  replay: ['--edition', '--type', '--supervision'],
+  replay: ['--edition', '--type', '--supervision', '--driver'],
+  simulate: SIMULATE_VALUE_OPTIONS,
 };
 const FLAG_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   run: [],
@@ -74,6 +89,7 @@ const FLAG_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   check: [],
   ports: ['--no-probe'],
   replay: ['--json', '--examples'],
+  simulate: SIMULATE_FLAG_OPTIONS,
 };
 
 type Parsed = { ok: true; value: Options } | { ok: false; error: string };
@@ -156,10 +172,30 @@ const missing = (io: CliIo, command: string): number => {
   return 1;
 };
 
+/** `replay --driver D FILE...`: every file is a raw capture of that board's serial line. */
+const replayCaptureFiles = (
+  o: Options,
+  io: CliIo,
+  driver: string,
+  rest: Omit<CaptureReplayRequest, 'driver'>,
+): Promise<number> | number => {
+  if (!isCaptureDriver(driver))
+    return usage(
+      io,
+      'replay',
+      `--driver: captures can be replayed for ${CAPTURE_DRIVERS.join(', ')}, not "${driver}"`,
+    );
+  if (o.flags.has('--examples')) return usage(io, 'replay', '--driver replays capture files, not --examples');
+  if (o.positional.length === 0) return usage(io, 'replay', `give at least one ${driver} capture file`);
+  return io.replayCaptures ? io.replayCaptures(o.positional, { ...rest, driver }) : missing(io, 'replay');
+};
+
 const replay = async (o: Options, io: CliIo): Promise<number> => {
   const laws = lawsOf(o);
   if (typeof laws === 'string') return usage(io, 'replay', laws);
   const json = o.flags.has('--json');
+  const driver = o.values.get('--driver');
+  if (driver !== undefined) return replayCaptureFiles(o, io, driver, { ...laws, json });
   const files = o.flags.has('--examples') ? [...io.examples] : [...o.positional];
   if (files.length === 0)
     return usage(io, 'replay', 'give at least one file (PGN, board script or game journal)');
@@ -256,6 +292,11 @@ export const runCli = async (argv: readonly string[], io: CliIo): Promise<number
     }
     case 'replay':
       return replay(o, io);
+    case 'simulate': {
+      const request = parseSimulateRequest(o.values, o.flags, o.positional);
+      if (typeof request === 'string') return usage(io, 'simulate', request);
+      return io.runSimulate ? io.runSimulate(request) : missing(io, 'simulate');
+    }
     default:
       return usage(io, command, 'unknown command');
   }

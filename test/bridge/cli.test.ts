@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { type CliIo, type DemoRequest, runCli } from '../../src/bridge/cli.js';
+import { type CliIo, type DemoRequest, runCli, type SimulateRequest } from '../../src/bridge/cli.js';
 import { decodePgnBytes } from '../../src/engine/pgnRead.js';
 import { EXAMPLES } from '../../src/main.js';
 
@@ -133,6 +133,36 @@ describe('chessbridge replay', () => {
     expect(out.length).toBeGreaterThan(30);
     expect(code).toBe(1);
   });
+
+  it('sends every file to the capture replay with --driver, with the Laws asked for', async () => {
+    const calls: unknown[] = [];
+    const replayCaptures: CliIo['replayCaptures'] = (paths, request) => {
+      calls.push([paths, request]);
+      return Promise.resolve(0);
+    };
+    const r = await run(
+      ['replay', '--driver', 'dgt', 'a.cap', 'b.pgn', '--type', 'blitz'],
+      {},
+      { replayCaptures },
+    );
+    expect(r.code).toBe(0);
+    expect(calls).toEqual([
+      [
+        ['a.cap', 'b.pgn'],
+        { driver: 'dgt', json: false, edition: 'E23', gameType: 'blitz', supervision: 'full' },
+      ],
+    ]);
+    for (const argv of [
+      ['replay', '--driver', 'serial', 'a.cap'],
+      ['replay', '--driver', 'dgt'],
+      ['replay', '--driver', 'dgt', '--examples'],
+    ]) {
+      const bad = await run(argv, {}, { replayCaptures });
+      expect(bad.code, argv.join(' ')).toBe(2);
+      expect(bad.err[0], argv.join(' ')).toMatch(/^chessbridge replay: /);
+    }
+    expect(calls).toHaveLength(1);
+  });
 });
 
 describe('chessbridge run, demo, check, ports', () => {
@@ -224,12 +254,41 @@ describe('chessbridge run, demo, check, ports', () => {
   });
 
   it('has --help everywhere, on stdout with exit code 0', async () => {
-    for (const command of ['run', 'demo', 'check', 'ports', 'replay']) {
+    for (const command of ['run', 'demo', 'check', 'ports', 'replay', 'simulate']) {
       const r = await run([command, '--help']);
       expect(r.code, command).toBe(0);
       expect(r.out[0], command).toMatch(new RegExp(`^usage: chessbridge ${command}`));
     }
     expect((await run(['help', 'demo'])).out[0]).toMatch(/^usage: chessbridge demo/);
     expect((await run(['--help'])).out[0]).toMatch(/^usage: chessbridge <command>/);
+    expect((await run(['--help'])).out.some(l => /^ {2}simulate {13}/.test(l))).toBe(true);
+  });
+
+  it('starts the simulator with its options, and refuses a bad one with exit code 2', async () => {
+    const asked: SimulateRequest[] = [];
+    const runSimulate = (r: SimulateRequest) => {
+      asked.push(r);
+      return Promise.resolve(0);
+    };
+    const ok = await run(
+      ['simulate', '--boards', '4', '--games', 'g.pgn', '--link-max'],
+      {},
+      { runSimulate },
+    );
+    expect(ok.code).toBe(0);
+    expect(asked).toMatchObject([{ boards: 4, games: 'g.pgn', linkMax: true, speed: 1, once: false }]);
+    const bad = await run(
+      ['simulate', '--boards', '4', '--games', 'g.pgn', '--bus', 'x'],
+      {},
+      { runSimulate },
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.err[0]).toBe(
+      'chessbridge simulate: --bus: "x" is not a valid value (a whole number from 2 to 64)',
+    );
+    expect(await run(['simulate', '--boards', '4', '--games', 'g.pgn'])).toMatchObject({
+      code: 1,
+      err: ['chessbridge simulate: not available in this build'],
+    });
   });
 });

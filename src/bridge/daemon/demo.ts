@@ -35,18 +35,17 @@ import {
 } from 'rxjs';
 import { stringify } from 'yaml';
 import type { ClockCommand } from '../../drivers/dgt/clockCommands.js';
-import { DgtBoardEmulator, type PieceLetter } from '../../drivers/dgt/emulator.js';
+import { DgtBoardEmulator } from '../../drivers/dgt/emulator.js';
 import { DgtEmulatorRunner } from '../../drivers/dgt/emulatorRunner.js';
 import { dgtSession$ } from '../../drivers/dgt/session.js';
 import type { Observation } from '../../drivers/observation.js';
 import { createMemoryLink, type MemoryTransport } from '../../drivers/transport/memory.js';
-import { letterOf, type ScriptStep } from '../../drivers/dgt/emulatorScript.js';
-import { START_SQUARES } from '../../drivers/observation.js';
+import type { ScriptStep } from '../../drivers/dgt/emulatorScript.js';
 import { EmulatedBoardOnPty } from '../../drivers/transport/emulatorHost.js';
 import { generateHandling } from '../../engine/handling/index.js';
-import type { BoardEvent } from '../../engine/recognition/boardEvent.js';
 import { parseSan } from 'chessops/san';
 import type { BoardConfig } from '../config/index.js';
+import { lettersOf, resetBoardSteps, stepsOfEvents } from '../simulate/steps.js';
 import type { BoardRegistry } from './boards.js';
 import type { BoardOpener } from './drivers.js';
 import { DEMO_GAMES, sansOf, type DemoGame } from './demoGames.js';
@@ -93,9 +92,6 @@ const movesOf = (game: DemoGame) => {
   });
 };
 
-const letter = (e: Extract<BoardEvent, { kind: 'square' }>): PieceLetter | 'empty' =>
-  e.piece === 'empty' || e.piece === 'occupied' ? 'empty' : letterOf(e.piece);
-
 /** The emulator steps of one game played with human handling, the clock set and running first. */
 export const demoSteps = (game: DemoGame, seed: number, speed: number, settleMs: number): ScriptStep[] => {
   const run = generateHandling(Chess.default(), movesOf(game), {
@@ -106,32 +102,17 @@ export const demoSteps = (game: DemoGame, seed: number, speed: number, settleMs:
     settleMs: Math.ceil(settleMs * speed * 1.3),
     tailMs: 0,
   });
-  const steps: ScriptStep[] = [
+  return [
     { at: 0, kind: 'clock-set', left: CLOCK_MS, right: CLOCK_MS, run: 'left', incrementMs: INCREMENT_MS },
+    ...stepsOfEvents(run.events, { startAt: 1000 }),
   ];
-  for (const e of run.events) {
-    const at = 1000 + e.at;
-    if (e.kind === 'square') steps.push({ at, kind: 'square', square: e.square, piece: letter(e) });
-    else if (e.kind === 'press')
-      steps.push({ at, kind: 'clock-press', side: e.side === 'white' ? 'left' : 'right' });
-  }
-  return steps;
 };
 
 /** Steps that put the pieces back in the start position (a board cleared and set up). */
 export const setupSteps = (game: DemoGame): ScriptStep[] => {
   const pos = Chess.default();
   for (const m of movesOf(game)) pos.play(m);
-  const steps: ScriptStep[] = [];
-  let at = 0;
-  for (let sq = 0; sq < 64; sq++) {
-    if (pos.board.get(sq) !== undefined)
-      steps.push({ at: (at += 40), kind: 'square', square: sq, piece: 'empty' });
-  }
-  START_SQUARES.forEach((c, sq) => {
-    if (c.kind === 'piece') steps.push({ at: (at += 40), kind: 'square', square: sq, piece: letterOf(c) });
-  });
-  return steps;
+  return resetBoardSteps(lettersOf(pos.board));
 };
 
 /** One emulated board: served on a PTY pair, or on an in-process link. */
