@@ -426,8 +426,12 @@ describe('EventPublisher against mosquitto killed twice', () => {
         'every event at the subscriber',
       );
       const expected = Array.from({ length: total / 2 }, (_, i) => i + 1);
-      expect([...new Set(seqs('g1'))]).toEqual(expected); // nothing missing, first arrivals in order
-      expect([...new Set(seqs('g2'))]).toEqual(expected);
+      // Nothing missing. A broker killed between acknowledging an event and handing it on loses it;
+      // the publisher sends it again after the reconnect, so it may first arrive after later ones:
+      // consumers order by seq (the web store holds events across a gap).
+      const sorted = (game: string) => [...new Set(seqs(game))].sort((a, b) => a - b);
+      expect(sorted('g1')).toEqual(expected);
+      expect(sorted('g2')).toEqual(expected);
       expect(conn.health().reconnects).toBeGreaterThanOrEqual(2);
       expect(publisher.health()).toMatchObject({ queued: 0, dropped: 0 });
     } finally {
