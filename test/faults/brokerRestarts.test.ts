@@ -5,66 +5,28 @@
  * the persistent-session subscriber, the retained live PGN and the journal all end with every
  * move. Moves lost: asserted 0 (figures in test-artifacts/faults/broker-restarts.json).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  killAllDaemons,
-  movesFromEvents,
-  startDaemon,
-  startVenue,
-  stepsOf,
-  subscribe,
-  waitFor,
-  writeConfig,
-  type DaemonProcess,
-  type Subscriber,
-  type Venue,
-} from '../integration/support.js';
-import { startMosquitto, type Mosquitto } from '../support/mosquitto.js';
-import { closeAllPtyPairs } from '../support/pty.js';
-import { movesLost, reportFault, totalExtra, totalLost } from './support.js';
+import { movesFromEvents, stepsOf, waitFor } from '../integration/support.js';
+import { type FaultRig, movesLost, reportFault, startFaultRig, totalExtra, totalLost } from './support.js';
 
 const SPEED = 8;
 const BASE = 'fault1';
 const CLIENT = 'fault1';
 
 describe('fault (i): the broker is killed and restarted twice mid-game', () => {
-  let broker: Mosquitto;
-  let venue: Venue;
-  let daemon: DaemonProcess;
-  let sub: Subscriber;
-  let dir: string;
+  let rig: FaultRig;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'chessbridge-fault1-'));
-    broker = await startMosquitto({ persistence: true });
-    venue = await startVenue({ count: 2, firstBoard: 1, serialBase: 51000, speed: SPEED, maxPlies: 24 });
-    sub = await subscribe(
-      broker.url,
-      [`${BASE}/games/+/events`, `${BASE}/games/+/pgn`, `${BASE}/games/+`],
-      'fault1-sub',
-    );
-    daemon = startDaemon(await writeConfig({ dir, venue, url: broker.url, base: BASE, clientId: CLIENT }));
+    rig = await startFaultRig({ name: 'fault1', boards: 2, serialBase: 51000, speed: SPEED, maxPlies: 24 });
   });
 
-  afterAll(async () => {
-    await killAllDaemons();
-    await sub.close();
-    await venue.stop();
-    await closeAllPtyPairs();
-    await broker.stop();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => rig.stop());
 
   it('loses no move: subscriber, live PGN and journal hold every move', async () => {
+    const { broker, venue, daemon, sub, dir } = rig;
     const games = venue.boards.map(b => `r1-b${b.number}`);
-    await waitFor(
-      () => games.every(g => sub.latest(`${BASE}/games/${g}`) !== undefined),
-      30_000,
-      `the games to start (${daemon.output().slice(-1000)})`,
-    );
+    await rig.started();
     const received = () =>
       games.reduce((n, g) => n + movesFromEvents(sub.firstArrivals().get(g) ?? []).length, 0);
     const total = venue.boards.reduce((n, b) => n + b.plies.length, 0);

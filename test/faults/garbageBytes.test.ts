@@ -5,27 +5,11 @@
  * on the next message and reports protocol errors; no move is lost and none is invented (figures
  * in test-artifacts/faults/garbage-bytes.json).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScriptStep } from '../../src/drivers/dgt/emulatorScript.js';
-import {
-  killAllDaemons,
-  movesFromEvents,
-  startDaemon,
-  startVenue,
-  stepsOf,
-  subscribe,
-  waitFor,
-  writeConfig,
-  type DaemonProcess,
-  type Subscriber,
-  type Venue,
-} from '../integration/support.js';
-import { startMosquitto, type Mosquitto } from '../support/mosquitto.js';
-import { closeAllPtyPairs } from '../support/pty.js';
-import { movesLost, reportFault, totalExtra, totalLost } from './support.js';
+import { movesFromEvents, stepsOf, waitFor } from '../integration/support.js';
+import { type FaultRig, movesLost, reportFault, startFaultRig, totalExtra, totalLost } from './support.js';
 
 const SPEED = 8;
 const BASE = 'fault4';
@@ -53,41 +37,19 @@ const withGarbage = (steps: readonly ScriptStep[]): { steps: ScriptStep[]; burst
 };
 
 describe('fault (iv): garbage bytes on the serial lines mid-game', () => {
-  let broker: Mosquitto;
-  let venue: Venue;
-  let daemon: DaemonProcess;
-  let sub: Subscriber;
-  let dir: string;
+  let rig: FaultRig;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'chessbridge-fault4-'));
-    broker = await startMosquitto({ persistence: true });
-    venue = await startVenue({ count: 2, firstBoard: 1, serialBase: 54000, speed: SPEED, maxPlies: 20 });
-    sub = await subscribe(
-      broker.url,
-      [`${BASE}/games/+/events`, `${BASE}/games/+/pgn`, `${BASE}/games/+`],
-      'fault4-sub',
-    );
-    daemon = startDaemon(await writeConfig({ dir, venue, url: broker.url, base: BASE, clientId: CLIENT }));
+    rig = await startFaultRig({ name: 'fault4', boards: 2, serialBase: 54000, speed: SPEED, maxPlies: 20 });
   });
 
-  afterAll(async () => {
-    await killAllDaemons();
-    await sub.close();
-    await venue.stop();
-    await closeAllPtyPairs();
-    await broker.stop();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => rig.stop());
 
   it('loses no move and invents none', async () => {
+    const { venue, daemon, sub, dir } = rig;
     const games = venue.boards.map(b => `r1-b${b.number}`);
     const moves = (g: string) => movesFromEvents(sub.firstArrivals().get(g) ?? []);
-    await waitFor(
-      () => games.every(g => sub.latest(`${BASE}/games/${g}`) !== undefined),
-      30_000,
-      `the games to start (${daemon.output().slice(-1000)})`,
-    );
+    await rig.started();
     const scripts = venue.boards.map(b => withGarbage(stepsOf(b, SPEED).first));
     await Promise.all(venue.boards.map((b, i) => b.pty.runner.play(scripts[i]?.steps ?? [])));
     await waitFor(

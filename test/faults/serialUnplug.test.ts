@@ -5,26 +5,11 @@
  * it and goes on; the other board plays through undisturbed. Moves lost: asserted 0 (figures in
  * test-artifacts/faults/serial-unplug.json).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  killAllDaemons,
-  movesFromEvents,
-  startDaemon,
-  startVenue,
-  stepsOf,
-  subscribe,
-  waitFor,
-  writeConfig,
-  type DaemonProcess,
-  type Subscriber,
-  type Venue,
-} from '../integration/support.js';
-import { startMosquitto, type Mosquitto } from '../support/mosquitto.js';
-import { closeAllPtyPairs, trackPid } from '../support/pty.js';
-import { movesLost, reportFault, totalExtra, totalLost } from './support.js';
+import { movesFromEvents, stepsOf, waitFor } from '../integration/support.js';
+import { trackPid } from '../support/pty.js';
+import { type FaultRig, movesLost, reportFault, startFaultRig, totalExtra, totalLost } from './support.js';
 
 const SPEED = 8;
 const BASE = 'fault3';
@@ -36,41 +21,26 @@ interface BoardState {
 }
 
 describe('fault (iii): a serial line is unplugged mid-game (PTY pair killed and restarted)', () => {
-  let broker: Mosquitto;
-  let venue: Venue;
-  let daemon: DaemonProcess;
-  let sub: Subscriber;
-  let dir: string;
+  let rig: FaultRig;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'chessbridge-fault3-'));
-    broker = await startMosquitto({ persistence: true });
-    venue = await startVenue({ count: 2, firstBoard: 1, serialBase: 53000, speed: SPEED, maxPlies: 20 });
-    sub = await subscribe(
-      broker.url,
-      [`${BASE}/games/+/events`, `${BASE}/games/+/pgn`, `${BASE}/games/+`, `${BASE}/boards/+/state`],
-      'fault3-sub',
-    );
-    daemon = startDaemon(await writeConfig({ dir, venue, url: broker.url, base: BASE, clientId: CLIENT }));
+    rig = await startFaultRig({
+      name: 'fault3',
+      boards: 2,
+      serialBase: 53000,
+      speed: SPEED,
+      maxPlies: 20,
+      topics: [`fault3/boards/+/state`],
+    });
   });
 
-  afterAll(async () => {
-    await killAllDaemons();
-    await sub.close();
-    await venue.stop();
-    await closeAllPtyPairs();
-    await broker.stop();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => rig.stop());
 
   it('loses no move, including one made while the cable was out', async () => {
+    const { venue, daemon, sub, dir } = rig;
     const games = venue.boards.map(b => `r1-b${b.number}`);
     const moves = (g: string) => movesFromEvents(sub.firstArrivals().get(g) ?? []);
-    await waitFor(
-      () => games.every(g => sub.latest(`${BASE}/games/${g}`) !== undefined),
-      30_000,
-      `the games to start (${daemon.output().slice(-1000)})`,
-    );
+    await rig.started();
     const [first, second] = venue.boards;
     if (first === undefined || second === undefined) throw new Error('two boards expected');
     const parts = stepsOf(first, SPEED, SPLIT);

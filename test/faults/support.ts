@@ -14,6 +14,8 @@
  *   expect(totalLost(loss)).toBe(0);
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { engineSupervisor } from '../../src/bridge/daemon/engine.js';
 import { replayGameRun } from '../../src/bridge/daemon/gameRun.js';
@@ -21,7 +23,21 @@ import { engineSettingsOf } from '../../src/bridge/daemon/gameSpecs.js';
 import { makeEventMessage } from '../../src/bridge/daemon/wire.js';
 import { readJournalAll } from '../../src/bridge/journal/index.js';
 import { readPgn } from '../../src/engine/pgnRead.js';
-import { movesFromEvents, type Subscriber, type Venue, type WireEvent } from '../integration/support.js';
+import {
+  type DaemonProcess,
+  killAllDaemons,
+  movesFromEvents,
+  startDaemon,
+  startVenue,
+  subscribe,
+  type Subscriber,
+  type Venue,
+  waitFor,
+  type WireEvent,
+  writeConfig,
+} from '../integration/support.js';
+import { startMosquitto, type Mosquitto } from '../support/mosquitto.js';
+import { closeAllPtyPairs } from '../support/pty.js';
 import { PROJECT_ROOT } from '../support/shared.js';
 
 /** Where a move must arrive. */
@@ -146,4 +162,78 @@ export const withEnv = <T>(vars: Readonly<Record<string, string>>, start: () => 
       else process.env[k] = v;
     }
   }
+};
+
+/** What the daemon-and-venue fault tests share: a broker, a venue, a subscriber, a daemon. */
+export interface FaultRig {
+  readonly broker: Mosquitto;
+  readonly venue: Venue;
+  readonly daemon: DaemonProcess;
+  readonly sub: Subscriber;
+  readonly dir: string;
+  /** The journal folder of the daemon (`journal-<client>` in `dir`). */
+  readonly journalDir: string;
+  /** The game ids of the venue's boards (r1-b<number>). */
+  readonly games: readonly string[];
+  /** The moves of a game at the subscriber (first arrivals). */
+  moves(game: string): string[];
+  /** Waits until every game has published its snapshot. */
+  started(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts mosquitto (persistence on), two-or-more emulated boards, a persistent-session subscriber
+ * on the events, PGN and snapshots (plus `topics`) under `name`, and the daemon (base and client
+ * id `name`).
+ */
+export const startFaultRig = async (spec: {
+  readonly name: string;
+  readonly boards: number;
+  readonly serialBase: number;
+  readonly speed: number;
+  readonly maxPlies: number;
+  readonly topics?: readonly string[];
+}): Promise<FaultRig> => {
+  const { name } = spec;
+  const dir = await mkdtemp(join(tmpdir(), `chessbridge-${name}-`));
+  const broker = await startMosquitto({ persistence: true });
+  const venue = await startVenue({
+    count: spec.boards,
+    firstBoard: 1,
+    serialBase: spec.serialBase,
+    speed: spec.speed,
+    maxPlies: spec.maxPlies,
+  });
+  const sub = await subscribe(
+    broker.url,
+    [`${name}/games/+/events`, `${name}/games/+/pgn`, `${name}/games/+`, ...(spec.topics ?? [])],
+    `${name}-sub`,
+  );
+  const daemon = startDaemon(await writeConfig({ dir, venue, url: broker.url, base: name, clientId: name }));
+  const games = venue.boards.map(b => `r1-b${b.number}`);
+  return {
+    broker,
+    venue,
+    daemon,
+    sub,
+    dir,
+    journalDir: join(dir, `journal-${name}`),
+    games,
+    moves: g => movesFromEvents(sub.firstArrivals().get(g) ?? []),
+    started: () =>
+      waitFor(
+        () => games.every(g => sub.latest(`${name}/games/${g}`) !== undefined),
+        30_000,
+        `the games to start (${daemon.output().slice(-1000)})`,
+      ),
+    stop: async () => {
+      await killAllDaemons();
+      await sub.close();
+      await venue.stop();
+      await closeAllPtyPairs();
+      await broker.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 };
