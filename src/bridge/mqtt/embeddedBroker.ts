@@ -102,9 +102,25 @@ export const checkBrokerOptions = (ctx: EmbeddedBrokerContext): Result<BrokerOpt
 const sameSecret = (a: string | Buffer, b: string): boolean =>
   timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
 
-const listen = (server: NetServer | HttpServer, port: number, host: string): Promise<number> =>
+const hostForUrl = (host: string): string => (host.includes(':') ? `[${host}]` : host);
+
+/** Listens; a refusal (port in use, no permission) names the listener, the address and the cause. */
+const listen = (server: NetServer | HttpServer, port: number, host: string, what: string): Promise<number> =>
   new Promise<number>((resolve, reject) => {
-    const onError = (error: Error) => reject(error);
+    const onError = (error: NodeJS.ErrnoException) => {
+      const why =
+        error.code === 'EADDRINUSE'
+          ? 'the port is in use (another daemon or broker?); set another port or stop the other one'
+          : error.code === 'EACCES'
+            ? 'no permission for that port'
+            : error.message;
+      reject(
+        Object.assign(
+          new Error(`embedded broker: cannot listen for ${what} on ${hostForUrl(host)}:${port}: ${why}`),
+          { code: error.code, cause: error },
+        ),
+      );
+    };
     server.once('error', onError);
     server.listen(port, host, () => {
       server.removeListener('error', onError);
@@ -120,8 +136,6 @@ const closeServer = (server: NetServer | HttpServer | undefined): Promise<void> 
     }
     server.close(() => resolve());
   });
-
-const hostForUrl = (host: string): string => (host.includes(':') ? `[${host}]` : host);
 
 /** The embedded aedes broker (see the module comment). */
 export class EmbeddedBroker {
@@ -201,7 +215,7 @@ export class EmbeddedBroker {
 
     const tcp = createNetServer(socket => aedes.handle(socket));
     this.tcp = tcp;
-    const port = await listen(tcp, options.port, options.host);
+    const port = await listen(tcp, options.port, options.host, 'MQTT');
     const host = hostForUrl(options.host);
     let wsPort: number | undefined;
     if (options.wsPort !== null) {
@@ -213,12 +227,14 @@ export class EmbeddedBroker {
       this.http = http;
       const wss = new WebSocketServer({ server: http, path: options.wsPath });
       this.wss = wss;
+      // The server's errors are re-emitted here; a listen refusal is reported by listen() below.
+      wss.on('error', error => this.log('debug', `websocket server: ${error.message}`));
       wss.on('connection', (socket, request) => {
         const stream = createWebSocketStream(socket);
         stream.on('error', error => this.log('debug', `websocket stream: ${error.message}`));
         aedes.handle(stream, request);
       });
-      wsPort = await listen(http, options.wsPort, options.host);
+      wsPort = await listen(http, options.wsPort, options.host, 'MQTT over WebSocket');
     }
     const addresses: BrokerAddresses = {
       url: `mqtt://${host}:${port}`,

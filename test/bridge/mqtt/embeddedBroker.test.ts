@@ -101,6 +101,25 @@ describe('broker options', () => {
 });
 
 describe('EmbeddedBroker', () => {
+  it('a port in use is a clear refusal naming the listener and the port, not a crash', async () => {
+    const { addresses } = await startBroker();
+    const onTcp = new EmbeddedBroker({ log: makeLog().log, port: addresses.port, wsPort: 0 });
+    await expect(onTcp.start()).rejects.toThrow(
+      `embedded broker: cannot listen for MQTT on 127.0.0.1:${addresses.port}: the port is in use`,
+    );
+    const onWs = new EmbeddedBroker({ log: makeLog().log, port: 0, wsPort: addresses.wsPort ?? -1 });
+    await expect(onWs.start()).rejects.toThrow(
+      `embedded broker: cannot listen for MQTT over WebSocket on 127.0.0.1:${addresses.wsPort}: the port is in use`,
+    );
+    // The refused brokers hold nothing: the TCP listener the second one opened is closed again.
+    expect(onWs.addresses).toBeUndefined();
+    await onTcp.stop();
+    await onWs.stop();
+    // The first broker still serves.
+    const client = await testClient(addresses.url);
+    expect(client.connected).toBe(true);
+  });
+
   it('serves MQTT over TCP and over WebSocket at /mqtt; start and stop are idempotent', async () => {
     const { broker, addresses } = await startBroker();
     expect(await broker.start()).toBe(addresses);
