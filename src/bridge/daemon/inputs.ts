@@ -14,7 +14,14 @@
  *   is known where White sits: configured, or learned from the first reading with a running clock
  *   (the clock of the side to move starts, Art. 6.6; games start with White to move);
  * - a stopped clock showing 0:00 on both sides is an unset clock, not a reading;
- * - link lost → `link lost`; the first snapshot after it → `link back`, then the snapshot.
+ * - link lost → `link lost`; the first snapshot after it → `link back`, then the snapshot;
+ * - a new connection (a link `resynchronising`: a reconnection, or the daemon started again on a
+ *   game it resumed from its journal) or a lost link leaves the board's state unknown until the
+ *   first snapshot: field updates and presses before it are not passed on (they stay in the
+ *   journal). The snapshot shows what they did, and a move read from them on the board as it was
+ *   last known (before the gap) could be a different piece's move (a queen going to d7 where the
+ *   board, unseen, had a bishop go there and be captured). A press before it is unseen, like one
+ *   while the cable was out: the lever history starts again with the connection.
  * Identity, battery, protocol errors and clock acks carry nothing for the supervisor.
  */
 import type { Color } from 'chessops';
@@ -37,6 +44,8 @@ export interface InputMapState {
   readonly lever: ClockSide | undefined;
   /** The link is lost and no snapshot has come since. */
   readonly linkLost: boolean;
+  /** A connection attempt started (or the link was lost) and its first snapshot has not come. */
+  readonly awaitingSnapshot: boolean;
 }
 
 export interface InputMapStep {
@@ -49,6 +58,7 @@ export const startInputMap = (options: InputMapOptions): InputMapState => ({
   whiteSide: options.whiteSide,
   lever: undefined,
   linkLost: false,
+  awaitingSnapshot: false,
 });
 
 /** The engine's view of one square's content. */
@@ -75,7 +85,12 @@ const mapClock = (state: InputMapState, o: Extract<Observation, { type: 'clock' 
   const unset = o.running === undefined && o.left.ms === 0 && o.right.ms === 0;
   const whiteSide = state.whiteSide ?? o.running;
   const inputs: SupervisorInput[] = [];
-  if (state.lever !== undefined && state.lever !== o.lever && whiteSide !== undefined)
+  if (
+    state.lever !== undefined &&
+    state.lever !== o.lever &&
+    whiteSide !== undefined &&
+    !state.awaitingSnapshot
+  )
     inputs.push({ kind: 'press', at: o.at, side: colorAt(state.lever, whiteSide) });
   if (!unset && whiteSide !== undefined) {
     const white = whiteSide === 'left' ? o.left : o.right;
@@ -95,12 +110,17 @@ const mapClock = (state: InputMapState, o: Extract<Observation, { type: 'clock' 
 export const mapObservation = (state: InputMapState, o: Observation): InputMapStep => {
   switch (o.type) {
     case 'square':
+      if (state.awaitingSnapshot) return none(state);
       return { state, inputs: [{ kind: 'square', at: o.at, square: o.square, piece: sensedOf(o.content) }] };
     case 'snapshot': {
       const snapshot: SupervisorInput = { kind: 'snapshot', at: o.at, board: o.squares.map(sensedOf) };
-      if (!state.linkLost) return { state, inputs: [snapshot] };
+      if (!state.linkLost)
+        return {
+          state: state.awaitingSnapshot ? { ...state, awaitingSnapshot: false } : state,
+          inputs: [snapshot],
+        };
       return {
-        state: { ...state, linkLost: false },
+        state: { ...state, linkLost: false, awaitingSnapshot: false },
         inputs: [{ kind: 'link', at: o.at, state: 'back' }, snapshot],
       };
     }
@@ -112,11 +132,13 @@ export const mapObservation = (state: InputMapState, o: Observation): InputMapSt
           // A new connection starts a new lever history: a press while the cable was out is unseen.
           if (state.linkLost) return none({ ...state, lever: undefined });
           return {
-            state: { ...state, linkLost: true, lever: undefined },
+            state: { ...state, linkLost: true, awaitingSnapshot: true, lever: undefined },
             inputs: [{ kind: 'link', at: o.at, state: 'lost' }],
           };
-        case 'connected':
         case 'resynchronising':
+          // A new connection: a new lever history, and the board as it stands comes with its first snapshot.
+          return none({ ...state, awaitingSnapshot: true, lever: undefined });
+        case 'connected':
           return none(state);
       }
     // falls through: every link state returned above

@@ -11,7 +11,7 @@
  *   if (choice?.kind === 'exact') publish(choice.members[0]);
  */
 import type { NormalMove } from 'chessops';
-import { kingCastlesTo } from 'chessops';
+import { SquareSet, kingCastlesTo } from 'chessops';
 import { castlingSide } from 'chessops/chess';
 import { longestDwell, observedAt } from './evidence.js';
 import type { Explanation } from './search.js';
@@ -30,13 +30,39 @@ export interface Group {
 const claimed = (kind: Group['kind'], e: Explanation) =>
   kind === 'exact' ? e.positions.slice(0, -1) : e.positions.slice(0, e.made);
 
-/** Does the evidence show the board passing through the positions the explanation claims were made? */
+/**
+ * Squares whose emptiness only a snapshot vouches for: empty in the last snapshot of the evidence
+ * and not reported by a sensor event since. A snapshot (a dump after a reconnection or a restart)
+ * shows no hands: a piece it no longer shows was moved or captured meanwhile, as far as anyone can
+ * tell, not seen lifted.
+ */
+const emptiedBySnapshot = (st: RecognitionState): SquareSet => {
+  let squares = SquareSet.empty();
+  for (const e of st.evidence) {
+    if (e.kind === 'snapshot') {
+      squares = SquareSet.empty();
+      e.board.forEach((c, sq) => {
+        if (c === 'empty') squares = squares.with(sq);
+      });
+    } else if (e.kind === 'square') squares = squares.without(e.square);
+  }
+  return squares;
+};
+
+/**
+ * Does the evidence show the board passing through the positions the explanation claims were made?
+ * A half-made explanation's pieces in hand must also have been seen lifted: after a snapshot that
+ * shows them gone, "Qd7 with two bishops in hand" claims nothing the board showed, and must not
+ * beat the exact history it shows (Bd7 Bxd7+ Qxd7).
+ */
 export const isSupported = (
   st: RecognitionState,
   root: number,
   kind: Group['kind'],
   e: Explanation,
-): boolean => observedAt(st, root, claimed(kind, e)) !== undefined;
+): boolean =>
+  observedAt(st, root, claimed(kind, e)) !== undefined &&
+  (e.residual.kind !== 'lifted' || !e.residual.squares.intersects(emptiedBySnapshot(st)));
 
 const sameMoves = (a: readonly NormalMove[], b: readonly NormalMove[]): boolean =>
   a.length === b.length &&

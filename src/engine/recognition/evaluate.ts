@@ -16,7 +16,7 @@ import { squareHistory } from './evidence.js';
 import { NO_OUTPUTS, type Step, finalizeByPress, publishLine } from './publish.js';
 import { type Explanation, type SearchOptions, explain } from './search.js';
 import { diffSquares, inferFrom } from './sensedBoard.js';
-import { type RecognitionState, squareList } from './state.js';
+import { type RecognitionState, madeIndexOf, squareList } from './state.js';
 
 export type Trigger =
   /** The settle window closed. `release`: a move held back as a possible gesture start is published now. */
@@ -94,17 +94,27 @@ const afterPress = (step: Step, trigger: Trigger, now: number, pending?: Pending
   return { state: m.state, outputs: concat(outputs, m.outputs) };
 };
 
-const gestureEnd = (st: RecognitionState, gesture: Gesture, at: number): Step => {
-  let base: Step = { state: st, outputs: NO_OUTPUTS };
+/**
+ * Was the revisable last ply a king move onto a square a king of the gesture now stands on, with
+ * no clock press since it was made? Then it was the first half of the gesture, never a move. Any
+ * other last move (a queen to e4 that the gesture then takes off) was made and stays; so does a
+ * king move followed by a press, whichever side the press is read as (the mover completed it).
+ */
+const isGestureHalf = (st: RecognitionState, gesture: Gesture): boolean => {
   const tip = st.game.length;
   const last = st.game.moveAt(tip);
+  if (tip <= st.anchor || !last || !('from' in last.move)) return false;
+  const { from, to } = last.move;
+  if (to !== gesture.whiteKing && to !== gesture.blackKing) return false;
+  if (positionAt(st, tip - 1).board.get(from)?.role !== 'king') return false;
+  return !st.evidence.slice(madeIndexOf(st, tip) + 1).some(e => e.kind === 'press');
+};
+
+const gestureEnd = (st: RecognitionState, gesture: Gesture, at: number): Step => {
   // A king move onto the centre just before: the first half of the gesture, never a move.
-  if (tip > st.anchor && last && 'from' in last.move) {
-    const to = last.move.to;
-    if (to === gesture.whiteKing || to === gesture.blackKing) {
-      base = publishLine(st, tip - 1, [], [], at, 'gesture');
-    }
-  }
+  const base: Step = isGestureHalf(st, gesture)
+    ? publishLine(st, st.game.length - 1, [], [], at, 'gesture')
+    : { state: st, outputs: NO_OUTPUTS };
   const out: RecognitionOutput = { type: 'result', at, ply: base.state.game.length, ...gesture };
   const state: RecognitionState = {
     ...base.state,

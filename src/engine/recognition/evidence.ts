@@ -88,13 +88,27 @@ export const observedAt = (
     const e = st.evidence[j];
     if (!e || e.kind === 'press' || e.kind === 'adjust' || e.kind === 'tick') continue;
     s = replayEvent(s, e);
-    const pos = positions[seen.length];
+    const k = e.kind === 'snapshot' ? lastShown(positions, seen.length, s) : seen.length;
+    const pos = positions[k];
     if (pos && diffSquares(pos.board, s).isEmpty()) {
-      seen.push(j);
+      while (seen.length <= k) seen.push(j);
       if (seen.length === positions.length) return seen;
     }
   }
   return undefined;
+};
+
+/**
+ * The latest of `positions` from `from` on that `s` shows (else `from`). A snapshot (a dump after a
+ * gap) shows where the board got to, not how: it vouches for the claimed positions before the one
+ * it shows (a dump after Nxd4 Nf6, then Nc3 seen live: Nxd4 Nf6 Nc3, not Nc3 Nf6 Nxd4).
+ */
+const lastShown = (positions: readonly Chess[], from: number, s: SensedBoard): number => {
+  for (let i = positions.length - 1; i > from; i--) {
+    const pos = positions[i];
+    if (pos && diffSquares(pos.board, s).isEmpty()) return i;
+  }
+  return from;
 };
 
 /**

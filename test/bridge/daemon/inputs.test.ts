@@ -102,6 +102,31 @@ describe('observations to supervisor inputs', () => {
     ]);
   });
 
+  it('passes on no field update and no press from a new connection until its first snapshot (a restart has no `lost`)', () => {
+    const { inputs } = feed(startInputMap({ clock: true, whiteSide: 'left' }), [
+      reading(1, 'left', 'left'),
+      { type: 'square', at: 5, square: 12, content: { kind: 'empty' } },
+      { type: 'link', at: 10, state: 'resynchronising', detail: 'attempt 1' },
+      reading(20, 'right', 'right'), // the lever went over while nobody listened: not a press we saw
+      { type: 'square', at: 30, square: 51, content: { kind: 'empty' } },
+      reading(40, 'left', 'left'), // a press before the dump: unseen too
+      { type: 'snapshot', at: 50, squares: START_SQUARES },
+      { type: 'link', at: 51, state: 'connected' },
+      { type: 'square', at: 60, square: 12, content: { kind: 'empty' } },
+      reading(70, 'right', 'right'),
+    ]);
+    expect(inputs.map(i => `${i.kind}${i.kind === 'link' ? `:${i.state}` : ''}@${i.at}`)).toEqual([
+      'clock@1',
+      'square@5',
+      'clock@20',
+      'clock@40',
+      'snapshot@50',
+      'square@60',
+      'press@70',
+      'clock@70',
+    ]);
+  });
+
   it('gives nothing for identity, battery, protocol errors and clock acks', () => {
     const { inputs } = feed(startInputMap({ clock: true }), [
       { type: 'identity', at: 1, vendor: 'DGT', serial: '01025' },

@@ -52,6 +52,38 @@ describe('board tracker: jumps of the board', () => {
       sans: 'e4 d5 exd5 Qxd5',
     },
     {
+      name: 'three missed plies with a capture on one square, which also read as one move with two pieces in hand',
+      source:
+        'recovery benchmark: a daemon restarted after Bb5+ published Qd7 (a bishop each side "in hand")',
+      moves: 'e4 c5 Nf3 d6 Bb5+',
+      script: '0 snapshot rn2kbnr/pp1qpppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQK2R; 1000 press black',
+      expected: [
+        'move 6 Bd7 @0',
+        'move 7 Bxd7+ @0',
+        'move 8 Qxd7 @0',
+        'final 6 reply',
+        'final 7 reply',
+        'final 8 press',
+      ],
+      sans: 'e4 c5 Nf3 d6 Bb5+ Bd7 Bxd7+ Qxd7',
+    },
+    {
+      name: 'two missed plies, then a move seen live within the settle window: the dump vouches for the plies before it',
+      source: 'recovery benchmark: Nxd4 Nf6 in the dump, then Nc3 (not Nc3 Nf6 Nxd4, not an illegal move)',
+      moves: 'e4 c5 Nf3 e6 d4 cxd4',
+      script:
+        '0 snapshot rnbqkb1r/pp1p1ppp/4pn2/8/3NP3/8/PPP2PPP/RNBQKB1R; 85 b1 -; 118 c3 N; 258 press white',
+      expected: [
+        'move 7 Nxd4 @0',
+        'move 8 Nf6 @0',
+        'move 9 Nc3 @118',
+        'final 7 reply',
+        'final 8 reply',
+        'final 9 press',
+      ],
+      sans: 'e4 c5 Nf3 e6 d4 cxd4 Nxd4 Nf6 Nc3',
+    },
+    {
       name: 'three missed plies in either order (e5 Nf3 Nc6 or Nc6 Nf3 e5): not unique, nothing invented',
       source: 'issue: only when the path is unique',
       moves: 'e4',
@@ -176,5 +208,44 @@ describe('result gestures: both kings on the centre squares are results, never m
     const r = recognise('0 e3 -; 200 e4 K; 2000 tick; 2800 tick', { fen: '8/7p/3k4/8/8/4K3/8/8 w - - 0 1' });
     const move = r.outputs.find(o => o.type === 'move');
     expect(move?.type === 'move' && [move.san, move.publishedAt]).toEqual(['Ke4', 2700]);
+  });
+
+  describe('a last move onto a gesture square is never eaten by the gesture that clears it', () => {
+    // Found by the venue benchmark: Qe4+ (and Be5+, Ke4) published, then retracted as "the first
+    // half of the gesture" when the players took the piece off e4 and put a king there. The press
+    // was read as the other side's (the clock's sides were learned from the previous game's clock).
+    /** After 46... e2: White's queen on c4, kings on a2 and e7. */
+    const QUEEN = '8/P1p1k1p1/7p/6bP/1PQ3P1/8/K1Prp3/8 w - - 0 47';
+    /** Qe4 placed at 5, then the gesture: queen off e4, White's king to d5, Black's king to e4 (1-0). */
+    const gesture = '3000 e4 -; 3400 a2 -; 3900 d5 K; 4500 e7 -; 5000 e4 k; 7000 tick';
+    const cases: readonly { name: string; press: string }[] = [
+      { name: 'pressed by its mover', press: '10 press w;' },
+      { name: 'pressed, the press read as the opponent’s', press: '10 press b;' },
+      { name: 'no clock: it stood on the board for the settle window', press: '' },
+    ];
+    it.each(cases)('Qe4+ $name, then the gesture: the move stays, the result is shown', c => {
+      const r = recognise(`0 c4 -; 5 e4 Q; ${c.press} ${gesture}`, { fen: QUEEN });
+      expect(sansOf(r)).toBe('Qe4+');
+      expect(r.outputs.filter(o => o.type === 'correction')).toEqual([]);
+      expect(r.outputs.at(-1)).toMatchObject({ type: 'result', result: '1-0', ply: 1 });
+    });
+
+    it('Qe4+ pressed, the gesture starting within the settle window: the press made it', () => {
+      const quick = '40 e4 -; 90 a2 -; 150 d5 K; 220 e7 -; 280 e4 k; 2000 tick';
+      const r = recognise(`0 c4 -; 5 e4 Q; 10 press w; ${quick}`, { fen: QUEEN });
+      expect(sansOf(r)).toBe('Qe4+');
+      expect(r.outputs.at(-1)).toMatchObject({ type: 'result', result: '1-0', ply: 1 });
+    });
+
+    it('a king move onto the centre followed by a press (read as either side) is a move, not half the gesture', () => {
+      // Kf3-e4, pressed; then Black's king goes to d5 beside it: 1-0, Ke4 stays.
+      const fen = '8/5k2/6p1/8/rp3B2/1Nb2KP1/P3R3/8 w - - 0 55';
+      for (const press of ['press w', 'press b']) {
+        const r = recognise(`0 f3 -; 5 e4 K; 10 ${press}; 3000 f7 -; 3600 d5 k; 5000 tick`, { fen });
+        expect(sansOf(r)).toBe('Ke4');
+        expect(r.outputs.filter(o => o.type === 'correction')).toEqual([]);
+        expect(r.outputs.at(-1)).toMatchObject({ type: 'result', result: '1-0', ply: 1 });
+      }
+    });
   });
 });
