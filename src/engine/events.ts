@@ -123,6 +123,8 @@ export type GameEventBody =
         readonly boardFen?: string;
         readonly squares?: readonly string[];
         readonly move?: string;
+        /** Move orders (SAN lines from `fenBefore`) that all lead to the board: the arbiter decides which was played. */
+        readonly orders?: readonly (readonly string[])[];
       };
     }
   | {

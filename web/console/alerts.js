@@ -80,6 +80,7 @@ const makeEvidence = alert => {
   if (evidence.color) fact('Side', evidence.color);
   if (alert.ply !== undefined) fact('Ply', alert.ply);
   if (evidence.claim_seq !== undefined) fact('Claim', `event ${evidence.claim_seq}`);
+  for (const [i, line] of (evidence.orders ?? []).entries()) fact(`Order ${i + 1}`, line.join(' '));
   if (evidence.detail) fact('Detail', evidence.detail);
   if (figures.length === 0 && facts.length === 0) return null;
   return h(

@@ -71,6 +71,7 @@ const evidenceWire = (e: Extract<GameEvent, { type: 'alert' }>['evidence']): Jso
     ...(e.boardFen === undefined ? {} : { placement: e.boardFen }),
     ...(e.move === undefined ? {} : { move: e.move }),
     ...(e.squares === undefined ? {} : { squares: [...e.squares] }),
+    ...(e.orders === undefined ? {} : { orders: e.orders.map(line => [...line]) }),
     ...(e.events === undefined ? {} : { events: e.events.length }),
   };
 };
@@ -160,6 +161,7 @@ export const makeAlertMessage = (e: GameEvent, ctx: AlertContext): WebAlert | un
       ...(ev?.boardFen === undefined ? {} : { placement: ev.boardFen }),
       ...(ev?.move === undefined ? {} : { move: ev.move }),
       ...(ev?.squares === undefined ? {} : { squares: ev.squares }),
+      ...(ev?.orders === undefined ? {} : { orders: ev.orders }),
       ...(e.color === undefined ? {} : { color: e.color }),
       detail: e.detail,
     };

@@ -158,6 +158,8 @@ export interface WebEvidence {
   readonly move?: string;
   /** Squares to point at (`["e1", "e3"]`). */
   readonly squares?: readonly string[];
+  /** Move orders (SAN lines from `fen_before`) that all lead to the board: the arbiter decides which was played. */
+  readonly orders?: readonly (readonly string[])[];
   /** The ply whose position "restore to ply N" should bring back (Art. 7.5.1). */
   readonly restore_ply?: number;
   /** The `seq` of the claim event, for accept_claim / reject_claim. */

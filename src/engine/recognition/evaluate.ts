@@ -9,7 +9,8 @@
 import type { Chess, Color, NormalMove, Role, Square } from 'chessops';
 import { SquareSet } from 'chessops';
 import { type Gesture, detectGesture, isGestureRisk, isGestureUnderway } from './gesture.js';
-import type { MismatchReason, RecognitionOutput } from './outputs.js';
+import { makeSanBetween } from '../notation.js';
+import type { MismatchReason, MoveOrders, RecognitionOutput } from './outputs.js';
 import { type Pending, pendingKey } from './pending.js';
 import { type Group, chooseGroup, disambiguate, isSupported } from './choose.js';
 import { squareHistory } from './evidence.js';
@@ -44,9 +45,24 @@ const synced = (st: RecognitionState, at: number): Step => {
     status: { kind: 'synced' },
     report: undefined,
     mismatchOpen: false,
+    undecided: undefined,
     dirty: false,
   };
   return { state, outputs };
+};
+
+/** The explanations' paths in SAN from `root`: the move orders an ambiguous board leaves open. */
+const ordersOf = (st: RecognitionState, root: number, members: readonly Explanation[]): MoveOrders => {
+  const start = positionAt(st, root);
+  const lines = members.map(e =>
+    e.path.map((move, i) => {
+      const before = i === 0 ? start : e.positions[i - 1];
+      const after = e.positions[i];
+      if (!before || !after) throw new RangeError('recognition: explanation without its positions');
+      return makeSanBetween(before, move, after);
+    }),
+  );
+  return { root, lines };
 };
 
 const mismatch = (
@@ -75,6 +91,7 @@ const mismatch = (
     trigger: trigger.kind,
     ...(trigger.kind === 'press' ? { side: trigger.side } : {}),
     ...(pending ? { pending } : {}),
+    ...(st.undecided ? { orders: st.undecided } : {}),
   };
   return { state, outputs: [out] };
 };
@@ -173,7 +190,14 @@ const decideExact = (
   trigger: Trigger,
 ): Step => {
   const chosen = disambiguate(st, root, exact);
-  if (!chosen) return afterPress(mismatch(st, now, 'ambiguous', trigger), trigger, now);
+  if (!chosen) {
+    // The position is legal and reachable, only the order is unknown: kept until decided.
+    const undecided = ordersOf(st, root, exact);
+    const judged = mismatch({ ...st, undecided }, now, 'ambiguous', trigger);
+    // At a press the mismatch is reported once, after the presser's plies are final.
+    if (trigger.kind === 'settle') return judged;
+    return afterPress({ state: judged.state, outputs: NO_OUTPUTS }, trigger, now);
+  }
   const pub = publish(st, root, chosen.path, chosen.positions, now, trigger, true);
   if (pub.held) return pub.step;
   const done = synced(pub.step.state, now);
@@ -257,6 +281,7 @@ const takeback = (st: RecognitionState, now: number, trigger: Trigger): Step | u
   };
   const state: RecognitionState = {
     ...st,
+    undecided: undefined,
     game,
     anchor: found,
     evidence: [],
@@ -339,7 +364,10 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
       );
     }
   }
-  const choice = chooseGroup(groups);
+  const found = chooseGroup(groups);
+  // After an undecided catch-up an explanation the evidence does not support is not taken: it
+  // would guess the order (publish one of the orders, or a half-made move continuing one).
+  const choice = st.undecided && found && !found.consistent ? undefined : found;
   if (choice?.kind === 'exact') return decideExact(st, choice.root, choice.members, now, trigger);
   if (choice?.kind === 'partial') return decidePartial(st, choice.root, choice.members, now, trigger);
   const back = takeback(st, now, trigger);

@@ -53,6 +53,15 @@ export type MismatchReason =
   /** Several sequences of moves explain it; none is chosen (moves are never invented). */
   | 'ambiguous';
 
+/**
+ * The move orders that all explain the board, none preferred (a catch-up after a reconnection
+ * showing `gxf6 c4 cxd4` or `cxd4 c4 gxf6` made): SAN lines played from the position after `root`.
+ */
+export interface MoveOrders {
+  readonly root: number;
+  readonly lines: readonly (readonly string[])[];
+}
+
 export type RecognitionOutput =
   | ({ readonly type: 'move' } & PublishedMove)
   | {
@@ -81,6 +90,12 @@ export type RecognitionOutput =
       readonly side?: Color;
       /** A half-made move seen at the press, if any. */
       readonly pending?: Pending;
+      /**
+       * The board is (`ambiguous`), or has moved on from, a legal position that several move
+       * orders reach: the position is no illegal one, only the order is unknown (an undecided
+       * catch-up, kept until the board matches the game again).
+       */
+      readonly orders?: MoveOrders;
     }
   /** The board matches the game again after a mismatch. */
   | { readonly type: 'resolved'; readonly at: number; readonly ply: number }

@@ -170,7 +170,8 @@ export const publishLine = (
       ? [{ type: 'correction', at: publishedAt, fromPly: keep + 1, moves: published, reason }]
       : published.map(m => ({ type: 'move', ...m }));
   const made = [...st.made.slice(0, Math.max(0, keep - st.anchor)), ...times.made];
-  const extended = { ...st, game, made };
+  // A published move ends an undecided catch-up (the board was explained).
+  const extended = { ...st, game, made, undecided: fresh.length > 0 ? undefined : st.undecided };
   const finalTo = Math.max(st.anchor, newTip - 1);
   if (fresh.length === 0 || finalTo <= st.anchor) return { state: extended, outputs };
   const final = advanceAnchor(extended, finalTo, publishedAt, 'reply');

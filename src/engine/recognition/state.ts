@@ -13,7 +13,7 @@ import type { Game } from '../game.js';
 import type { BoardEvent } from './boardEvent.js';
 import type { Gesture } from './gesture.js';
 import type { Lifted } from './hand.js';
-import type { MismatchReason } from './outputs.js';
+import type { MismatchReason, MoveOrders } from './outputs.js';
 import type { Pending } from './pending.js';
 import { type SensedBoard, sensedOfBoard } from './sensedBoard.js';
 
@@ -85,6 +85,12 @@ export interface RecognitionState {
   readonly report: string | undefined;
   /** A mismatch was reported and not yet resolved. */
   readonly mismatchOpen: boolean;
+  /**
+   * An undecided catch-up: the board showed a position several move orders reach (none preferred).
+   * Kept until the board matches a position of the game or a move is published; meanwhile an
+   * explanation the evidence does not support is not taken (it would guess the order).
+   */
+  readonly undecided: MoveOrders | undefined;
   /** Set once a result gesture ended the game: recognition stops. */
   readonly result: Gesture | undefined;
 }
@@ -110,6 +116,7 @@ export const startRecognition = (game: Game, options: Partial<RecognitionOptions
     status: { kind: 'synced' },
     report: undefined,
     mismatchOpen: false,
+    undecided: undefined,
     result: undefined,
   };
 };

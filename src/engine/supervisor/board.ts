@@ -16,6 +16,7 @@ import { endGame } from './ending.js';
 import { onIllegalPress, onMismatch, onPending, onPressWithoutMove, onResolved } from './illegal.js';
 import { onTouch } from './turn.js';
 import { onCorrection, onMove } from './moves.js';
+import { onUndecided, onUndecidedPress } from './undecided.js';
 import { moverOf } from './state.js';
 import { type Tx, emit, isOver, patch } from './tx.js';
 
@@ -40,7 +41,10 @@ const onOutput = (tx: Tx, out: RecognitionOutput): void => {
       onPending(tx, out);
       return;
     case 'mismatch':
-      onMismatch(tx, out);
+      // A board several move orders reach is the arbiter's to order, never an illegal position.
+      if (out.orders) {
+        if (out.trigger === 'settle') onUndecided(tx, out);
+      } else onMismatch(tx, out);
       return;
     case 'resolved':
       onResolved(tx, out);
@@ -58,7 +62,8 @@ const onOutput = (tx: Tx, out: RecognitionOutput): void => {
 const afterPress = (tx: Tx, side: Color, at: number, outputs: readonly RecognitionOutput[]): void => {
   const illegal = outputs.find(o => o.type === 'mismatch' && o.trigger === 'press');
   if (illegal?.type === 'mismatch') {
-    onIllegalPress(tx, side, at, illegal);
+    if (illegal.orders) onUndecidedPress(tx, side, at, illegal);
+    else onIllegalPress(tx, side, at, illegal);
     return;
   }
   const ob = tx.st.obligation;
@@ -72,7 +77,10 @@ const afterPress = (tx: Tx, side: Color, at: number, outputs: readonly Recogniti
   }
   const { clock } = tx.st;
   const running = clock ? clock.phase === 'running' && clock.toMove === side : tx.st.rec.game.turn === side;
-  if (running) onPressWithoutMove(tx, side, at);
+  if (!running) return;
+  // Moves played on from an undecided board are not in the record yet: no press without a move.
+  if (tx.st.rec.undecided) pressFor(tx, side, at);
+  else onPressWithoutMove(tx, side, at);
 };
 
 /** One board event: recognition, then its outputs in order, flags checked at each output's time. */

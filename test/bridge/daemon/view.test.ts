@@ -122,6 +122,23 @@ describe('game events on the wire', () => {
       evidence: { claim_seq: 11, color: 'black' },
     });
     expect(makeAlertMessage(mv(1, 1), { board: undefined, ply: 1 })).toBeUndefined();
+    // A board two move orders reach: the orders go to the console and the event stream.
+    const orders = [
+      ['gxf6', 'c4', 'cxd4'],
+      ['cxd4', 'c4', 'gxf6'],
+    ];
+    const undecided: GameEvent = {
+      ...illegal,
+      seq: 12,
+      code: 'board-mismatch',
+      detail: 'Two move orders.',
+      evidence: { fenBefore: 'startpos', orders },
+    };
+    expect(makeAlertMessage(undecided, { board: 'b-9', ply: 7 })).toMatchObject({
+      code: 'board_differs',
+      evidence: { orders },
+    });
+    expect(makeEventMessage(undecided)).toMatchObject({ evidence: { fen_before: 'startpos', orders } });
   });
 });
 

@@ -148,6 +148,38 @@ describe('board tracker: jumps of the board', () => {
       ['Nf3', true],
     ]);
   });
+
+  describe('a dump two move orders reach (recovery benchmark r1-b9: gxf6 c4 cxd4 or cxd4 c4 gxf6)', () => {
+    const moves = 'd4 Nf6 Bg5 d5 e3 c5 Bxf6';
+    const dump = '500 snapshot rnbqkb1r/pp2pp1p/5p2/3p4/2Pp4/4P3/PP3PPP/RN1QKBNR';
+    const ordersOf = (r: ReturnType<typeof recognise>) =>
+      r.outputs.flatMap(o => (o.type === 'mismatch' && o.orders ? [o.orders] : []));
+
+    it('the mismatch names the orders; nothing is published', () => {
+      const r = recognise(`${dump}; 537 press b`, { moves });
+      expect(summarise(r.outputs)).toEqual(['mismatch c2,c4,d4,c5,f6,g7 (press, ambiguous)']);
+      const orders = ordersOf(r)[0];
+      expect(orders?.root).toBe(7);
+      expect(orders?.lines.map(l => l.join(' ')).sort()).toEqual(['cxd4 c4 gxf6', 'gxf6 c4 cxd4']);
+      expect(sansOf(r)).toBe(moves);
+    });
+
+    it('moves played on from it are not guessed into the record; the orders stay open', () => {
+      // 6. exd4: from the record the board is four plies away; a half-made gxf6 (or c4) would guess.
+      const r = recognise(`${dump}; 537 press b; 2600 e3 -; 2630 d4 P; 2750 press w; 4000 tick`, { moves });
+      expect(r.outputs.filter(o => o.type === 'move' || o.type === 'correction')).toEqual([]);
+      expect(ordersOf(r).length).toBeGreaterThanOrEqual(2);
+      expect(r.state.undecided?.root).toBe(7);
+      expect(sansOf(r)).toBe(moves);
+    });
+
+    it('the board set back to the recorded position resolves it', () => {
+      const back = '3000 snapshot rnbqkb1r/pp2pppp/5B2/2pp4/3P4/4P3/PPP2PPP/RN1QKBNR; 4000 tick';
+      const r = recognise(`${dump}; 1000 tick; ${back}`, { moves });
+      expect(summarise(r.outputs)).toEqual(['mismatch c2,c4,d4,c5,f6,g7 (settle, ambiguous)', 'resolved 7']);
+      expect(r.state.undecided).toBeUndefined();
+    });
+  });
 });
 
 describe('result gestures: both kings on the centre squares are results, never moves', () => {
