@@ -22,6 +22,7 @@ import { commandInput } from './commands.js';
 import type { SupervisorPort } from './engine.js';
 import { isEdition, isGameType } from '../../engine/types.js';
 import { makeTimeControl, parseReadableTimeControl } from '../../engine/timeControl.js';
+import { gameStartOf } from './clockSide.js';
 import { type InputMapOptions, type InputMapState, mapObservation, startInputMap } from './inputs.js';
 
 /** Commands that set a game up rather than play it (journaled like the others, applied here). */
@@ -64,7 +65,7 @@ export const startGameRun = <S>(
     run: {
       settings,
       sup: started.state,
-      map: startInputMap(mapOptions),
+      map: startInputMap(mapOptions, gameStartOf(settings.startFen)),
       lastAt: undefined,
       ticks: [],
       seq: started.events.at(-1)?.seq ?? 0,

@@ -11,8 +11,13 @@
  * - square contents become the engine's SensedContent (a DGT result piece counts as 'occupied');
  * - a clock's lever going over is a press by the player on the side it left (the high side of a
  *   lever is the side whose clock runs, reference §6.2); readings become white/black times once it
- *   is known where White sits: configured, or learned from the first reading with a running clock
- *   (the clock of the side to move starts, Art. 6.6; games start with White to move);
+ *   is known where White sits: configured, or learned at the first change of the clock seen in the
+ *   game (clockSide.ts: the clock starting or the other side's running, with the board telling
+ *   whether a move was made), never from a reading alone;
+ * - the clock is the game's once a change has been seen in it (a reading whose running side differs
+ *   from the previous one's on the same connection): before, a reading may still be the previous
+ *   game's clock, running on the side of whoever was to move when it ended, or showing its fallen
+ *   flag. Its readings and presses are not passed on until then, like an unset clock's;
  * - a stopped clock showing 0:00 on both sides is an unset clock, not a reading;
  * - link lost → `link lost`; the first snapshot after it → `link back`, then the snapshot;
  * - a new connection (a link `resynchronising`: a reconnection, or the daemon started again on a
@@ -28,11 +33,20 @@ import type { Color } from 'chessops';
 import type { ClockSide, Observation, SquareContent } from '../../drivers/observation.js';
 import type { SupervisorInput } from '../../engine/events.js';
 import type { SensedContent } from '../../engine/recognition/boardEvent.js';
+import {
+  type GameStart,
+  learnWhiteSide,
+  type SideLearning,
+  STANDARD_START,
+  startSideLearning,
+  withBoard,
+  withSquare,
+} from './clockSide.js';
 
 export interface InputMapOptions {
   /** Whether a clock is connected through the board (config `boards[].clock`); readings are ignored otherwise. */
   readonly clock: boolean;
-  /** Where White sits at the clock, when configured; learned from the first running reading otherwise. */
+  /** Where White sits at the clock, when configured; learned during the game otherwise (clockSide.ts). */
   readonly whiteSide?: ClockSide;
 }
 
@@ -42,6 +56,12 @@ export interface InputMapState {
   readonly whiteSide: ClockSide | undefined;
   /** The high side of the lever at the last reading of this connection (undefined: none yet). */
   readonly lever: ClockSide | undefined;
+  /** The running side at the last reading of this connection (when `lever` is set). */
+  readonly running: ClockSide | undefined;
+  /** A change of the clock has been seen during this game: its readings and presses are the game's. */
+  readonly clockLive: boolean;
+  /** While White's side is unknown: the game's start and its board as observed. */
+  readonly learning: SideLearning | undefined;
   /** The link is lost and no snapshot has come since. */
   readonly linkLost: boolean;
   /** A connection attempt started (or the link was lost) and its first snapshot has not come. */
@@ -53,10 +73,16 @@ export interface InputMapStep {
   readonly inputs: readonly SupervisorInput[];
 }
 
-export const startInputMap = (options: InputMapOptions): InputMapState => ({
+export const startInputMap = (
+  options: InputMapOptions,
+  start: GameStart = STANDARD_START,
+): InputMapState => ({
   options,
   whiteSide: options.whiteSide,
   lever: undefined,
+  running: undefined,
+  clockLive: false,
+  learning: options.whiteSide === undefined ? startSideLearning(start) : undefined,
   linkLost: false,
   awaitingSnapshot: false,
 });
@@ -80,19 +106,37 @@ const colorAt = (side: ClockSide, whiteSide: ClockSide): Color => (side === whit
 
 const none = (state: InputMapState): InputMapStep => ({ state, inputs: [] });
 
+/** The board kept for learning White's side, while it is unknown and a clock is read. */
+const track = (state: InputMapState, f: (l: SideLearning) => SideLearning): InputMapState => {
+  if (state.learning === undefined || state.whiteSide !== undefined || !state.options.clock) return state;
+  const learning = f(state.learning);
+  return learning === state.learning ? state : { ...state, learning };
+};
+
 const mapClock = (state: InputMapState, o: Extract<Observation, { type: 'clock' }>): InputMapStep => {
   if (!state.options.clock || !o.connected) return none({ ...state, lever: undefined });
   const unset = o.running === undefined && o.left.ms === 0 && o.right.ms === 0;
-  const whiteSide = state.whiteSide ?? o.running;
+  // A change: the clock started, or the other side's runs (the first reading of a connection is none).
+  const started =
+    state.lever !== undefined && o.running !== undefined && o.running !== state.running
+      ? o.running
+      : undefined;
+  const whiteSide =
+    state.whiteSide ??
+    (started === undefined || state.awaitingSnapshot || state.learning === undefined
+      ? undefined
+      : learnWhiteSide(state.learning, started));
+  const live = state.clockLive || started !== undefined;
   const inputs: SupervisorInput[] = [];
   if (
     state.lever !== undefined &&
     state.lever !== o.lever &&
     whiteSide !== undefined &&
+    live &&
     !state.awaitingSnapshot
   )
     inputs.push({ kind: 'press', at: o.at, side: colorAt(state.lever, whiteSide) });
-  if (!unset && whiteSide !== undefined) {
+  if (!unset && whiteSide !== undefined && live) {
     const white = whiteSide === 'left' ? o.left : o.right;
     const black = whiteSide === 'left' ? o.right : o.left;
     inputs.push({
@@ -103,17 +147,28 @@ const mapClock = (state: InputMapState, o: Extract<Observation, { type: 'clock' 
       running: o.running === undefined ? undefined : colorAt(o.running, whiteSide),
     });
   }
-  return { state: { ...state, whiteSide, lever: o.lever }, inputs };
+  const learning = whiteSide === undefined ? state.learning : undefined;
+  return {
+    state: { ...state, whiteSide, lever: o.lever, running: o.running, clockLive: live, learning },
+    inputs,
+  };
 };
 
 /** One observation's supervisor inputs. */
 export const mapObservation = (state: InputMapState, o: Observation): InputMapStep => {
   switch (o.type) {
-    case 'square':
+    case 'square': {
       if (state.awaitingSnapshot) return none(state);
-      return { state, inputs: [{ kind: 'square', at: o.at, square: o.square, piece: sensedOf(o.content) }] };
+      const piece = sensedOf(o.content);
+      return {
+        state: track(state, l => withSquare(l, o.square, piece)),
+        inputs: [{ kind: 'square', at: o.at, square: o.square, piece }],
+      };
+    }
     case 'snapshot': {
-      const snapshot: SupervisorInput = { kind: 'snapshot', at: o.at, board: o.squares.map(sensedOf) };
+      const board = o.squares.map(sensedOf);
+      const snapshot: SupervisorInput = { kind: 'snapshot', at: o.at, board };
+      state = track(state, l => withBoard(l, board));
       if (!state.linkLost)
         return {
           state: state.awaitingSnapshot ? { ...state, awaitingSnapshot: false } : state,

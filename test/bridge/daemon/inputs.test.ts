@@ -85,6 +85,7 @@ describe('observations to supervisor inputs', () => {
   it('reports a lost link once, and the link back before the first snapshot after it; a press while away is not invented', () => {
     const snapshot: Observation = { type: 'snapshot', at: 50, squares: START_SQUARES };
     const { inputs } = feed(startInputMap({ clock: true, whiteSide: 'left' }), [
+      reading(0, 'left', undefined), // set, then started: the clock is the game's
       reading(1, 'left', 'left'),
       { type: 'link', at: 10, state: 'lost', detail: 'no bytes' },
       { type: 'link', at: 20, state: 'lost' },
@@ -104,6 +105,7 @@ describe('observations to supervisor inputs', () => {
 
   it('passes on no field update and no press from a new connection until its first snapshot (a restart has no `lost`)', () => {
     const { inputs } = feed(startInputMap({ clock: true, whiteSide: 'left' }), [
+      reading(0, 'left', undefined), // set, then started: the clock is the game's
       reading(1, 'left', 'left'),
       { type: 'square', at: 5, square: 12, content: { kind: 'empty' } },
       { type: 'link', at: 10, state: 'resynchronising', detail: 'attempt 1' },
