@@ -82,6 +82,14 @@ export interface OpenerDeps {
   readonly hid?: () => Promise<Result<HidBackend, HidUnavailableError>>;
 }
 
+/**
+ * Silence before a DGT board is probed (ms). A running clock reports once a second; probing after
+ * a second of silence would race those reports and send a probe (and read its answer) about every
+ * other second per board. Half a second more leaves a board with a running clock unprobed, and
+ * still probes a quiet one three times before its link counts as lost (5 s).
+ */
+export const DGT_KEEPALIVE_MS = 1500;
+
 /** The Certabo calibration folder when the daemon names none: `calibration` in the default journal folder. */
 export const DEFAULT_CALIBRATION_DIR = join('journal', 'calibration');
 
@@ -166,12 +174,16 @@ export const makeBoardOpener = (deps: OpenerDeps): BoardOpener => {
   const busOf = (port: string): Observable<BusObservation> => {
     let bus = buses.get(port);
     if (bus === undefined) {
-      const addresses = deps.boards
-        .filter(b => b.driver === 'dgt-bus' && b.port === port && b.busAddress !== undefined)
-        .map(b => b.busAddress ?? 0);
+      const onLine = deps.boards.filter(
+        b => b.driver === 'dgt-bus' && b.port === port && b.busAddress !== undefined,
+      );
+      const addresses = onLine.map(b => b.busAddress ?? 0);
+      // Only the boards configured with a clock have theirs read (each read costs line time).
+      const clock = onLine.filter(b => b.clock).map(b => b.busAddress ?? 0);
       const recorded = deps.boards.find(b => b.driver === 'dgt-bus' && b.port === port && b.capture);
       bus = dgtBusSession$(serial(recorded, port, {}), {
         addresses,
+        clock,
         scheduler: deps.scheduler,
         now: deps.now,
       }).pipe(share());
@@ -273,6 +285,7 @@ export const makeBoardOpener = (deps: OpenerDeps): BoardOpener => {
           orientation,
           clock: board.clock,
           clockCommands$: clock$,
+          keepaliveMs: DGT_KEEPALIVE_MS,
         });
       case 'dgt-bus': {
         const { port, busAddress } = board;

@@ -70,8 +70,20 @@ export interface GameScript {
   readonly faults: readonly FaultKind[];
 }
 
+/**
+ * Handling that breaks no rule at a board: rook-first castling breaks Art. 4.4.2 (the players
+ * castle king first), and a spoken j'adoube does not reach the daemon, so the adjustment after it
+ * would be a touch (the players adjust only the piece they move).
+ */
+const AT_A_BOARD = { castlingRookFirst: 0, adjustAnnounced: 0 } as const;
+
 /** Where the game's events start, after the clock is set (script ms). */
 const FIRST_EVENT_AT = 1000;
+/**
+ * Real time from the clock's start to the first event on a bus board (ms): the daemon's poller
+ * must read the clock running before White's first press, as White's side is learned from it.
+ */
+const BUS_FIRST_EVENT_MS = 1000;
 /** Bytes a board sends for a square change (FIELD_UPDATE) and for a press (BWTIME). */
 const SQUARE_BYTES = 5;
 const CLOCK_BYTES = 10;
@@ -229,8 +241,19 @@ export const gameScript = (g: SimGame, options: GameScriptOptions): GameScript =
 
   const kinds = faultKinds(options.faults, rng);
   const gameSeed = deriveSeed(options.seed, 1);
-  const events: SupervisorInput[] =
+  // The board plays what the players do, the moves made while its cable is out included.
+  const faulty =
     kinds.length === 0
+      ? undefined
+      : injectFaults(g.game, {
+          seed: gameSeed,
+          kinds,
+          tempo: 'rapid',
+          settleMs: scriptSettleMs,
+          rates: AT_A_BOARD,
+        });
+  const events: SupervisorInput[] =
+    faulty === undefined
       ? generateHandling(
           g.game.positionAt(0),
           g.game.moves.map(m => m.move),
@@ -240,11 +263,10 @@ export const gameScript = (g: SimGame, options: GameScriptOptions): GameScript =
             tempo: 'rapid',
             settleMs: scriptSettleMs,
             tailMs: 0,
-            // Rook-first castling breaks Art. 4.4.2: without faults, the players castle king first.
-            rates: { castlingRookFirst: 0 },
+            rates: AT_A_BOARD,
           },
         ).events
-      : injectFaults(g.game, { seed: gameSeed, kinds, tempo: 'rapid', settleMs: scriptSettleMs }).inputs;
+      : faulty.played;
   const paced =
     options.pace.plyMs === undefined ? events : stretch(events, g.sans.length, options.pace.plyMs, rng);
   const endAt = paced.reduce((t, e) => Math.max(t, e.at), 0);
@@ -255,10 +277,15 @@ export const gameScript = (g: SimGame, options: GameScriptOptions): GameScript =
   const steps: ScriptStep[] = [
     clockSet,
     ...stepsOfEvents([...paced, ...ending], {
-      startAt: FIRST_EVENT_AT,
+      startAt:
+        options.board === undefined
+          ? FIRST_EVENT_AT
+          : Math.max(FIRST_EVENT_AT, BUS_FIRST_EVENT_MS * options.speed),
       reconnectMs: RECONNECT_MS * options.speed,
       ...board,
     }),
   ];
-  return { steps, plyEnds: kinds.length === 0 ? markPlies(steps, plyEnd) : new Map(), faults: kinds };
+  // The faults injected: a kind asked for may find no ply of the game that allows it.
+  const injected = faulty?.faults.map(f => f.kind) ?? [];
+  return { steps, plyEnds: faulty === undefined ? markPlies(steps, plyEnd) : new Map(), faults: injected };
 };

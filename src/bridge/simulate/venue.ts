@@ -102,8 +102,8 @@ export type SimRecord =
       readonly ply: number;
       readonly san: string;
       /**
-       * Epoch ms when the ply's last byte was written: the clock press that completes it (a board
-       * whose clock the daemon reads) or its last square change (a bus board).
+       * Epoch ms when the ply's last byte was written: the clock press that completes it, or its
+       * last square change on a board without a clock.
        */
       readonly at: number;
       /** Epoch ms of the move's last square change (before the press). */
@@ -254,12 +254,14 @@ export class SimulatedVenue {
         clientId: o.clientId ?? 'chessbridge-simulate',
       },
       http: { enabled: false },
-      boards: boards.map(b =>
-        b.address === undefined
-          ? { id: b.id, driver: 'dgt', port: b.line.path, serial: b.serial, clock: true }
-          : // The daemon's bus poller does not read the clocks (docs/simulate.md).
-            { id: b.id, driver: 'dgt-bus', port: b.line.path, busAddress: b.address, serial: b.serial },
-      ),
+      boards: boards.map(b => ({
+        id: b.id,
+        driver: b.address === undefined ? 'dgt' : 'dgt-bus',
+        port: b.line.path,
+        ...(b.address === undefined ? {} : { busAddress: b.address }),
+        serial: b.serial,
+        clock: b.emulator.clock !== undefined,
+      })),
       pairings: boards.flatMap((b, i) =>
         Array.from({ length: rounds }, (_, r) => {
           const g = this.gameFor(i, r + 1);
@@ -312,7 +314,7 @@ export class SimulatedVenue {
             clock: this.options.laws.clock,
             ...(this.options.settleMs === undefined ? {} : { settleMs: this.options.settleMs }),
             ...busBoard,
-            plyEnd: b.address === undefined ? 'press' : 'square',
+            plyEnd: b.emulator.clock === undefined ? 'square' : 'press',
           });
           b.faults += script.faults.length;
           const played$ = runner.play$(script.steps).pipe(
@@ -327,7 +329,7 @@ export class SimulatedVenue {
                 board: b.id,
                 ply,
                 san: g.sans[ply - 1] ?? '',
-                // A ply that ends with a square change (bus boards) ends at that change.
+                // A ply that ends with a square change (a board without a clock) ends at that change.
                 at: step.kind === 'square' ? squareAt : now(),
                 squareAt,
               });

@@ -1,12 +1,12 @@
 /**
  * A DGT bus line (reference §8): many boards on one serial line, each addressed by its serial
  * number, polled in a cycle. One request is outstanding at a time; each board is asked for its
- * changes every cycle (and for its clock if wanted); a board that is new or came back is first
- * drained of old changes and then asked for a dump. A board empties its change list when it
- * sends it, so a change list that comes back corrupt, or not at all, is asked for again with
- * REPEAT_CHANGES, never SEND_CHANGES (which would lose it); a list identical to the one last
- * delivered is such a repeat, and is dropped. Every
- * observation carries the sending board's address; `boardStreams` splits them into one stream
+ * changes every cycle; the clocks of the boards that have one are read as sessionBusClock.ts
+ * plans (after a press in a change list, and in the cycle's spare time). A board that is new or
+ * came back is first drained of old changes and then asked for a dump. A board empties its
+ * change list when it sends it, so a change list that comes back corrupt, or not at all, is asked
+ * for again with REPEAT_CHANGES, never SEND_CHANGES (which would lose it); a list identical to
+ * the one last delivered is such a repeat, and is dropped. Every observation carries the sending board's address; `boardStreams` splits them into one stream
  * per board. Line failures reconnect with back-off like the single-board session.
  *
  *   const split = boardStreams(dgtBusSession$(new SerialTransport({ path }), { addresses: [1025, 1026] }), [1025, 1026]);
@@ -51,6 +51,7 @@ import { DEFAULT_BUFFER_CAP } from './constants.js';
 import { DgtFramer, type FrameSink } from './framing.js';
 import { frameError, observeMessage } from './observe.js';
 import { type Backoff, backoffDelay, LinkSilentError, sessionNow } from './session.js';
+import { BusClockPlan } from './sessionBusClock.js';
 import { BoardView } from './sessionMirror.js';
 
 export interface DgtBusSessionOptions {
@@ -67,8 +68,13 @@ export interface DgtBusSessionOptions {
   readonly replyTimeoutMs?: number;
   /** Start a polling cycle this often (a cycle in progress is never interrupted); default 500 ms. */
   readonly cycleMs?: number;
-  /** Also read each board's clock every cycle; default false. */
-  readonly clock?: boolean;
+  /**
+   * Read the clocks of the boards: true for every board, or the addresses of the boards that
+   * have one; default none. See sessionBusClock.ts for when they are read.
+   */
+  readonly clock?: boolean | readonly number[];
+  /** A running clock is read this often at least (a stopped one every cycle); default 1000 ms. */
+  readonly clockEveryMs?: number;
   /** A board is lost after this many missed replies in a row; default 3. */
   readonly lostAfter?: number;
   /** Resends after a checksum error; default 2. */
@@ -147,6 +153,7 @@ export const dgtBusSession$ = (
   const scheduler = options.scheduler ?? asyncScheduler;
   const now = sessionNow(options);
   const replyTimeout = options.replyTimeoutMs ?? 80;
+  const cycleMs = options.cycleMs ?? 500;
   const lostAfter = options.lostAfter ?? 3;
   const resends = options.resends ?? 2;
   const orientationOf = (a: number): Orientation | 'auto' => {
@@ -172,15 +179,21 @@ export const dgtBusSession$ = (
         },
       ]),
     );
+    const clocks = new BusClockPlan(options.addresses, options.clock, {
+      everyMs: options.clockEveryMs ?? 1000,
+      cycleMs,
+      replyTimeoutMs: replyTimeout,
+    });
     let attempt = 0;
     let failures = 0;
 
     const attempt$ = defer((): Observable<BusObservation> => {
       attempt++;
-      for (const b of boards.values()) {
+      for (const [a, b] of boards) {
         b.synced = false;
         b.misses = 0;
         b.view.reconnected();
+        clocks.forget(a);
       }
       const frames$ = new Subject<BusFrame>();
       const activity$ = new Subject<void>();
@@ -214,22 +227,28 @@ export const dgtBusSession$ = (
           }
           const { address, message } = parsed.value;
           const board = boards.get(address);
+          let duplicate = false;
           if (message.kind === 'bus-update' && board !== undefined) {
             // A list byte-identical to the last one delivered is its repeat: a reply thought lost
             // came late, or the board never got the request. (Two genuine identical lists in a row
             // would need a piece to flicker the same way twice between polls; the board ends the
             // same either way.)
             const signature = makeHex(bytes);
-            const duplicate = message.records.length > 0 && signature === board.lastChanges;
+            duplicate = message.records.length > 0 && signature === board.lastChanges;
             board.unconfirmed = false;
             board.lastChanges = signature;
-            if (duplicate) {
-              frames$.next({ id: bytes[0], address, checksumError: false });
-              return;
-            }
           }
-          for (const o of observeMessage(message, { at, orientation: 'normal', frame: bytes }))
-            emit(address, o);
+          const ctx = { at, orientation: 'normal' as const, frame: bytes };
+          const observed = duplicate
+            ? []
+            : message.kind === 'bus-update'
+              ? clocks.changes(address, message, ctx)
+              : observeMessage(message, ctx);
+          // A reading may be held until the squares before its press are in (sessionBusClock.ts).
+          const passed =
+            message.kind === 'clock' ? clocks.reading(address, message.payload, observed) : observed;
+          for (const o of passed) emit(address, o);
+          if (message.kind === 'bus-update') for (const o of clocks.released(address, at)) emit(address, o);
           frames$.next({ id: bytes[0], address, checksumError: false });
         },
         error: (reason, hex, count) => emit(undefined, { type: 'protocol-error', at, reason, hex, count }),
@@ -237,6 +256,7 @@ export const dgtBusSession$ = (
       const framer = new DgtFramer(DEFAULT_BUFFER_CAP, busLengthPolicy);
 
       const send = (command: BusCommandKind, address: number): void => {
+        if (command === 'send-changes') clocks.changesAsked(address);
         transport.write(makeCommand({ kind: 'bus', command, address })).catch(() => undefined);
       };
 
@@ -282,20 +302,55 @@ export const dgtBusSession$ = (
         return attemptAsk(0, command);
       };
 
+      /**
+       * Reads a board's clock. A reading held back (a press not in the change lists yet) has the
+       * board's changes fetched right after it, when that fits in the cycle, else next cycle.
+       */
+      const readClock$ = (address: number, cycleStart: number): Observable<RequestOutcome> =>
+        defer(() => {
+          clocks.asked(address, scheduler.now());
+          return ask$('send-clock', address);
+        }).pipe(
+          concatMap(outcome => {
+            const board = boards.get(address);
+            if (board === undefined || !clocks.holding(address) || !clocks.fits(scheduler.now(), cycleStart))
+              return of(outcome);
+            const changes: BusCommandKind = board.unconfirmed ? 'repeat-changes' : 'send-changes';
+            board.unconfirmed = true;
+            return ask$(changes, address);
+          }),
+        );
+
+      /**
+       * The clocks due in the cycle's spare time, each only while its read ends before the next
+       * cycle is due. A failed read counts no miss (the change polls judge the board).
+       */
+      const spareClocks$ = (cycleStart: number): Observable<BusObservation> =>
+        defer(() =>
+          from(clocks.spare(scheduler.now())).pipe(
+            concatMap(address =>
+              boards.get(address)?.synced === true && clocks.fits(scheduler.now(), cycleStart)
+                ? readClock$(address, cycleStart).pipe(ignoreElements())
+                : EMPTY,
+            ),
+          ),
+        );
+
       /** One board's turn in a cycle; emits link observations for that board. */
       const turn$ = (address: number): Observable<BusObservation> =>
         defer(() => {
           const board = boards.get(address);
           if (board === undefined) return EMPTY;
           const changes: BusCommandKind = board.unconfirmed ? 'repeat-changes' : 'send-changes';
-          const steps: readonly BusCommandKind[] = board.synced
-            ? [changes, ...(options.clock === true ? (['send-clock'] as const) : [])]
-            : [changes, 'send-board'];
+          const steps: readonly BusCommandKind[] = board.synced ? [changes] : [changes, 'send-board'];
           const step$ = (i: number): Observable<BusObservation> => {
-            const command = steps[i];
+            // After the changes (and a dump): the clock, when the change list showed a press.
+            const command =
+              steps[i] ?? (board.synced && clocks.takeWanted(address) ? 'send-clock' : undefined);
             if (command === undefined) return EMPTY;
             if (command === 'send-board') dumpFrom = address;
             if (command === 'send-changes') board.unconfirmed = true;
+            if (command === 'send-clock') clocks.asked(address, scheduler.now());
             return ask$(command, address).pipe(
               concatMap((outcome): Observable<BusObservation> => {
                 dumpFrom = undefined;
@@ -304,6 +359,7 @@ export const dgtBusSession$ = (
                   board.misses++;
                   if (board.synced && board.misses >= lostAfter) {
                     board.synced = false;
+                    clocks.forget(address);
                     return of(link(address, 'lost', `${board.misses} requests unanswered`));
                   }
                   return EMPTY;
@@ -326,8 +382,11 @@ export const dgtBusSession$ = (
           transport.write(makeCommand({ kind: 'to-bus-mode' })).catch(() => undefined);
         }),
         switchMap(() =>
-          timer(0, options.cycleMs ?? 500, scheduler).pipe(
-            exhaustMap(() => from(options.addresses).pipe(concatMap(turn$))),
+          timer(0, cycleMs, scheduler).pipe(
+            exhaustMap(() => {
+              const cycleStart = scheduler.now();
+              return concat(from(options.addresses).pipe(concatMap(turn$)), spareClocks$(cycleStart));
+            }),
           ),
         ),
       );

@@ -10,6 +10,7 @@
  *   const run = injectFaults(game, { seed: 7 });
  *   run.faults[0];   // { kind: 'touchMove', ply: 12, reports: [{ type: 'alert', code: 'touch-move', topic: 'touchMoveOwn' }, ...] }
  *   superviseAll(run.inputs);   // the alerts of each fault, and nothing else
+ *   stepsOfEvents(run.played, …); // what an emulated board plays (the lost link's moves too)
  */
 import type { Chess, Color, Move, NormalMove, Piece, Square } from 'chessops';
 import type { ArticleTopic } from '../editions.js';
@@ -56,7 +57,13 @@ export interface FaultOptions {
 }
 
 export interface FaultRun {
+  /** What the supervisor receives: the events of a lost link's moves left out, a snapshot when it is back. */
   readonly inputs: SupervisorInput[];
+  /**
+   * What is done at the board, for an emulator to play: every board event (the moves made while
+   * the link is lost included) and the link's loss and return, no snapshot (the board sends it).
+   */
+  readonly played: SupervisorInput[];
   readonly faults: readonly Fault[];
 }
 
@@ -348,14 +355,18 @@ export const injectFaults = (game: Game, options: FaultOptions): FaultRun => {
     });
   }
   h.wait(5000);
-  const inputs: SupervisorInput[] = [];
-  let next = 0;
-  h.events.forEach((e, k) => {
-    while (extra[next] && (extra[next]?.index ?? 0) <= k)
-      inputs.push((extra[next++] as { input: SupervisorInput }).input);
-    if (!dropped.has(k)) inputs.push(e);
-  });
-  while (extra[next]) inputs.push((extra[next++] as { input: SupervisorInput }).input);
-  inputs.push({ kind: 'tick', at: h.now() });
-  return { inputs, faults };
+  const merge = (seen: boolean): SupervisorInput[] => {
+    const out: SupervisorInput[] = [];
+    const extras = seen ? extra : extra.filter(x => x.input.kind !== 'snapshot');
+    let next = 0;
+    h.events.forEach((e, k) => {
+      while (extras[next] && (extras[next]?.index ?? 0) <= k)
+        out.push((extras[next++] as { input: SupervisorInput }).input);
+      if (!seen || !dropped.has(k)) out.push(e);
+    });
+    while (extras[next]) out.push((extras[next++] as { input: SupervisorInput }).input);
+    out.push({ kind: 'tick', at: h.now() });
+    return out;
+  };
+  return { inputs: merge(true), played: merge(false), faults };
 };
