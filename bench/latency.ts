@@ -11,10 +11,11 @@
  * Also the helpers the other daemon benchmarks share (bench/venue.ts, bench/recovery.ts): the
  * daemon as a child process, /proc CPU and memory readings, quantiles.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { connect } from 'mqtt';
 import { lastValueFrom, tap } from 'rxjs';
 import { stringify } from 'yaml';
@@ -58,17 +59,46 @@ export const processUsage = async (pid: number): Promise<ProcessUsage> => {
   return { cpuMs: (ticks * 1000) / 100, rssMiB: kib('VmRSS') / 1024, peakRssMiB: kib('VmHWM') / 1024 };
 };
 
-/** `chessbridge <args>` from the sources in a child process (the daemon: `run -c FILE`). */
+export interface SpawnOptions {
+  /** Extra Node options for the child (e.g. `--cpu-prof`, `--cpu-prof-dir=DIR`). */
+  readonly nodeArgs?: readonly string[];
+  /** The built main module (`compileChessbridge`) instead of the sources under tsx. */
+  readonly compiled?: string;
+}
+
+/**
+ * `chessbridge <args>` in a child process (the daemon: `run -c FILE`): from the sources under tsx,
+ * or from a build (`compiled`).
+ */
 export const spawnChessbridge = (
   args: readonly string[],
   stdio: 'inherit' | 'pipe' = 'inherit',
+  options: SpawnOptions = {},
 ): ChildProcess => {
-  const code =
-    "const m = await import('./src/main.ts'); process.exitCode = await m.main(process.argv.slice(1));";
-  return spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code, ...args], {
+  const entry = options.compiled === undefined ? './src/main.ts' : pathToFileURL(options.compiled).href;
+  const code = `const m = await import(${JSON.stringify(entry)}); process.exitCode = await m.main(process.argv.slice(1));`;
+  const loader = options.compiled === undefined ? ['--import', 'tsx'] : [];
+  return spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), ...loader, '--input-type=module', '-e', code, ...args],
+    { cwd: ROOT, stdio: ['ignore', stdio === 'inherit' ? 'ignore' : 'pipe', stdio] },
+  );
+};
+
+/**
+ * Builds the sources into `.bench-tmp/dist` (ignored by git; the packages resolve from the
+ * repository's node_modules) and returns its main module, for `spawnChessbridge`'s `compiled`.
+ * What an installed daemon runs: no TypeScript loader in the process.
+ */
+export const compileChessbridge = (): string => {
+  const out = join(ROOT, '.bench-tmp', 'dist');
+  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const r = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', out], {
     cwd: ROOT,
-    stdio: ['ignore', stdio === 'inherit' ? 'ignore' : 'pipe', stdio],
+    stdio: 'inherit',
   });
+  if (r.status !== 0) throw new Error(`the build into ${out} failed (tsc exit ${String(r.status)})`);
+  return join(out, 'main.js');
 };
 
 /** One line naming the machine, for reports. */

@@ -14,6 +14,13 @@
  *
  *   npx tsx bench/venue.ts [--boards 50,100,250,500] [--layouts single,bus10] [--paces tournament,link-max]
  *                          [--seconds 120] [--ply-seconds 25] [--speed 1] [--games FILE.pgn] [--report]
+ *                          [--compiled] [--cpu-prof DIR]
+ *
+ * The daemon runs from the sources under tsx, or with `--compiled` from a build of them (made
+ * first into .bench-tmp/dist: what an installed daemon runs, without a TypeScript loader).
+ * `--cpu-prof DIR` has the daemon write a V8 CPU profile into DIR when it stops (open it in a
+ * browser's developer tools); the profiler costs CPU too, so figures of such a run are not for
+ * the report.
  *
  * Timing crosses processes: the simulator stamps each ply's last byte with its epoch clock
  * (performance.timeOrigin + now()), the subscriber here with its own; both read the same system
@@ -30,7 +37,16 @@ import type { SimRecord } from '../src/bridge/simulate/venue.js';
 import { movesFromEvents, type WireEvent } from '../test/integration/support.js';
 import { startMosquitto, waitFor } from '../test/support/mosquitto.js';
 import { sharedPath } from '../test/support/shared.js';
-import { epochNow, machineLine, option, processUsage, quantile, spawnChessbridge } from './latency.js';
+import {
+  compileChessbridge,
+  epochNow,
+  machineLine,
+  option,
+  processUsage,
+  quantile,
+  spawnChessbridge,
+  type SpawnOptions,
+} from './latency.js';
 import { makeRecorder, writeReportSection } from './report.js';
 
 export type Pace = 'tournament' | 'link-max';
@@ -44,6 +60,8 @@ export interface VenueRun {
   readonly plySeconds: number;
   readonly speed: number;
   readonly games: string;
+  /** How to start the daemon (default: from the sources under tsx). */
+  readonly daemon?: SpawnOptions;
 }
 
 export interface VenueResult {
@@ -55,7 +73,7 @@ export interface VenueResult {
   readonly lost: number;
   /**
    * Latency (ms, sorted) from the press to the move event, for plies whose move was published
-   * after their press (the press completed it); bus boards have none (their clock is not read).
+   * after their press (the press completed it); on a bus line the press is read at the next poll.
    */
   readonly pressLatencies: number[];
   /** Latency (ms, sorted) from the move's last square change to its move event, every ply. */
@@ -243,7 +261,7 @@ export const runVenue = async (run: VenueRun): Promise<VenueResult> => {
     const lines = Number(/on (\d+) lines/.exec(sim.output())?.[1] ?? 0);
     progress(`${lines} lines up`);
     const t0 = epochNow();
-    daemon = spawnChessbridge(['run', '-c', sim.config], 'pipe');
+    daemon = spawnChessbridge(['run', '-c', sim.config], 'pipe', run.daemon);
     const daemonOutput = captured(daemon);
     await waitFor(
       () => sub.started() >= run.boards || daemon?.exitCode !== null,
@@ -342,10 +360,20 @@ const main = async (): Promise<void> => {
   const plySeconds = Number(option(args, '--ply-seconds', '25'));
   const speed = Number(option(args, '--speed', '1'));
   const games = option(args, '--games', '') || sharedPath('data/pgn/twic1256.pgn');
+  const profileDir = option(args, '--cpu-prof', '');
+  const compiled = args.includes('--compiled') ? compileChessbridge() : undefined;
+  const daemon: SpawnOptions = {
+    ...(compiled === undefined ? {} : { compiled }),
+    ...(profileDir === '' ? {} : { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`] }),
+  };
   const command = `npx tsx bench/venue.ts ${args.filter(a => a !== '--report').join(' ')}`.trim();
   const { log, lines } = makeRecorder();
-  log('Boards per daemon: chessbridge simulate (own process) → socat PTYs → daemon (child process, from the');
-  log('sources under tsx, journal synced before publishing) → mosquitto → subscriber. Games of');
+  log(
+    `Boards per daemon: chessbridge simulate (own process) → socat PTYs → daemon (child process, ${compiled === undefined ? 'from the' : 'built from the'}`,
+  );
+  log(
+    `sources${compiled === undefined ? ' under tsx' : ''}, journal synced before publishing) → mosquitto → subscriber. Games of`,
+  );
   log(
     `${games.split('/').pop() ?? games}, human handling, clocks running; ${seconds} s measured per run once every game has started.`,
   );
@@ -360,7 +388,7 @@ const main = async (): Promise<void> => {
     'Latency to the move event at the subscriber: "press" from the clock press that completed the move (plies',
   );
   log(
-    'published after their press; the daemon reads no clock on a bus); "square" from the move\'s last square',
+    'published after their press; on a bus it is read with the poll after it); "square" from the move\'s last square',
   );
   log(
     'change, every ply: it includes the settle window (300 ms) when the press comes later, and on a bus the poll.',
@@ -380,7 +408,7 @@ const main = async (): Promise<void> => {
   for (const pace of paces)
     for (const bus of layouts)
       for (const boards of counts) {
-        const r = await runVenue({ boards, bus, pace, seconds, plySeconds, speed, games });
+        const r = await runVenue({ boards, bus, pace, seconds, plySeconds, speed, games, daemon });
         results.push(r);
         log(
           `${pace.padEnd(11)} ${(bus > 1 ? `bus ${bus}` : 'single').padEnd(8)} ${String(boards).padStart(6)} ${String(r.lines).padStart(5)} ${(r.plies / r.windowSeconds).toFixed(1).padStart(7)} ${String(r.plies).padStart(6)} ${String(r.lost).padStart(4)} ` +

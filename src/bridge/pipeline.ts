@@ -16,6 +16,7 @@ import {
   defer,
   EMPTY,
   endWith,
+  filter,
   finalize,
   ignoreElements,
   map,
@@ -68,6 +69,9 @@ export const boardLane$ = (slot: BoardSlot, deps: PipelineDeps): Observable<unkn
     const log = deps.log.child(`board:${id}`);
     const resync = new Subject<void>();
     const clock = new Subject<ClockCommand>();
+    // The board's state version last published: observations that changed nothing of it (clock
+    // readings, mostly) do not make and publish it again.
+    let published = -1;
     deps.boards.setControls(id, { resync: () => resync.next(), clock: c => clock.next(c) });
     return boardObservations$(
       slot.config,
@@ -82,8 +86,12 @@ export const boardLane$ = (slot: BoardSlot, deps: PipelineDeps): Observable<unkn
         consider: board => deps.games.considerBoard(board),
         log,
       }),
+      filter(() => deps.boards.stateVersion(id) !== published),
       auditTime(deps.boardStateMs ?? 250, deps.scheduler),
-      tap(() => deps.outputs.boardState(id)),
+      tap(() => {
+        published = deps.boards.stateVersion(id);
+        deps.outputs.boardState(id);
+      }),
       catchError((e: unknown) => {
         log.error(`board lane stopped: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
         return EMPTY;

@@ -52,8 +52,19 @@ export interface BoardSlot {
 const same = (a: SquareContent | undefined, b: SquareContent | undefined): boolean =>
   JSON.stringify(a) === JSON.stringify(b);
 
+/** Placements already made, by squares array (a board's squares change by a new array). */
+const placements = new WeakMap<readonly SquareContent[], string>();
+
 /** The board part of a FEN for 64 square contents (occupied/result pieces shown as pawns of no colour are skipped). */
 export const placementOf = (squares: readonly SquareContent[]): string => {
+  const known = placements.get(squares);
+  if (known !== undefined) return known;
+  const fen = makePlacement(squares);
+  placements.set(squares, fen);
+  return fen;
+};
+
+const makePlacement = (squares: readonly SquareContent[]): string => {
   const board = Board.empty();
   squares.forEach((c, sq) => {
     if (c.kind === 'piece') board.set(sq, { color: c.color, role: c.role });
@@ -120,6 +131,8 @@ export const foldBoardStatus = (
 export class BoardRegistry {
   private readonly slots = new Map<string, BoardSlot>();
   private readonly controls = new Map<string, { resync: () => void; clock: (c: ClockCommand) => void }>();
+  /** Per board, a count of the changes to what `stateOf` shows (link, serial, squares, game). */
+  private readonly versions = new Map<string, number>();
 
   constructor(
     configs: readonly BoardConfig[],
@@ -160,12 +173,27 @@ export class BoardRegistry {
     if (slot === undefined) return { link: false, serial: false, squares: false };
     const r = foldBoardStatus(slot.status, o, this.now());
     slot.status = r.status;
+    if (r.change.link || r.change.serial || r.change.squares) this.bumpVersion(id);
     return r.change;
   }
 
   bind(id: string, game: string | undefined): void {
     const slot = this.slots.get(id);
-    if (slot !== undefined) slot.status = { ...slot.status, game, at: this.now() };
+    if (slot === undefined) return;
+    slot.status = { ...slot.status, game, at: this.now() };
+    this.bumpVersion(id);
+  }
+
+  private bumpVersion(id: string): void {
+    this.versions.set(id, (this.versions.get(id) ?? 0) + 1);
+  }
+
+  /**
+   * A number that changes whenever the board's `stateOf` may have (equal numbers: the same state),
+   * so a board's state is only made and published again when it has changed.
+   */
+  stateVersion(id: string): number {
+    return this.versions.get(id) ?? 0;
   }
 
   /** The board that plays `game`, if any. */

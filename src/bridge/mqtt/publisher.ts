@@ -5,9 +5,9 @@
  * the connection dropped (a broker killed between its PUBACK and writing the message to disk or
  * to a subscriber would otherwise lose them). Duplicates are possible, so consumers drop events
  * whose `seq` they have seen. Retained snapshots (games, boards, PGN, info) keep their latest
- * payload here and are published again after every reconnect. Across a daemon restart, the
- * acknowledged seq per game is recorded in an `AckLedger`, and `publishFrom` re-queues the
- * journal's events above it.
+ * payload here and are published again after every reconnect (an unchanged payload is not sent
+ * again). Across a daemon restart, the acknowledged seq per game is recorded in an `AckLedger`,
+ * and `publishFrom` re-queues the journal's events above it.
  *
  *   const publisher = new EventPublisher({ connection, log, ledger });
  *   await publisher.start();
@@ -226,6 +226,9 @@ export class EventPublisher {
   };
 
   private retainRaw<P extends TopicPattern>(topic: Topic<P>, payload: string): void {
+    // The same payload again: the broker has it, or is being sent it, or gets it after the
+    // reconnect (every retained payload is published again then), so there is nothing to do.
+    if (this.retainedPayloads.get(topic.name)?.payload === payload) return;
     const options = TOPIC_OPTIONS[topic.pattern];
     this.retainedPayloads.set(topic.name, { payload, options });
     if (this.unsubscribe && this.ctx.connection.isConnected) this.sendRetained(topic.name, payload, options);

@@ -1,7 +1,9 @@
 /**
- * Stage: journal every entry before anything is decided from it. Each entry is appended and the
- * stage waits until the journal has synced it (group commit: docs/journal.md), then passes the
- * stamped record on; wakes wait in the same queue, so they stay in order with the records. An
+ * Stage: journal every entry before anything is decided from it. Each entry is appended as soon
+ * as it arrives, and passed on (the stamped record) once the journal has synced it and everything
+ * before it (group commit: docs/journal.md): entries arriving while earlier ones are being synced
+ * join the next batch instead of waiting for the sync before them, and what comes out is always
+ * in arrival order. Wakes wait in the same queue, so they stay in order with the records. An
  * entry the journal refuses (disk full, read-only) is passed on as `refused` and never reaches
  * the supervisor: a decision is only ever made from what a replay will see again.
  *
@@ -15,6 +17,7 @@ import {
   defer,
   from,
   map,
+  mergeMap,
   type Observable,
   type ObservableInput,
   of,
@@ -49,4 +52,25 @@ const appendOne = (
 export const journalEntries =
   (deps: JournalStageDeps): OperatorFunction<LaneItem, Journaled> =>
   source$ =>
-    source$.pipe(concatMap(item => (item.kind === 'wake' ? of(item) : appendOne(item, deps))));
+    defer(() => {
+      // Outcomes that came before an earlier item's, by arrival number, until it comes too.
+      const early = new Map<number, Journaled>();
+      let next = 0;
+      return source$.pipe(
+        // Every append starts at once (each settles exactly once)…
+        mergeMap((item, n) =>
+          (item.kind === 'wake' ? of(item) : appendOne(item, deps)).pipe(map(out => ({ n, out }))),
+        ),
+        // … and the outcomes leave in arrival order.
+        concatMap(({ n, out }) => {
+          early.set(n, out);
+          const ready: Journaled[] = [];
+          for (let o = early.get(next); o !== undefined; o = early.get(next)) {
+            early.delete(next);
+            ready.push(o);
+            next += 1;
+          }
+          return ready;
+        }),
+      );
+    });

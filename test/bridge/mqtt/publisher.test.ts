@@ -142,6 +142,37 @@ describe('EventPublisher', () => {
     expect(sent.filter(s => s.topic === 'chessbridge/games/g1/pgn')).toHaveLength(2);
   });
 
+  it('does not send a retained payload again while it is unchanged (a reconnect still sends it)', async () => {
+    const { port, sent, setStatus } = scriptedPort();
+    const publisher = new EventPublisher({ connection: port, log: silentLog });
+    await publisher.start();
+    const pgn = port.topics.gamePgn('g1');
+    publisher.retain(pgn, '1. e4 *');
+    publisher.retain(pgn, '1. e4 *');
+    publisher.retain(pgn, '1. e4 e5 *');
+    publisher.retain(pgn, '1. e4 e5 *');
+    publisher.retain(port.topics.gamePgn('g2'), '1. e4 *');
+    expect(sent.map(s => [s.topic, s.payload])).toEqual([
+      ['chessbridge/games/g1/pgn', '1. e4 *'],
+      ['chessbridge/games/g1/pgn', '1. e4 e5 *'],
+      ['chessbridge/games/g2/pgn', '1. e4 *'],
+    ]);
+    setStatus('offline');
+    setStatus('online');
+    publisher.retain(pgn, '1. e4 e5 *');
+    expect(sent.slice(3).map(s => [s.topic, s.payload])).toEqual([
+      ['chessbridge/games/g1/pgn', '1. e4 e5 *'],
+      ['chessbridge/games/g2/pgn', '1. e4 *'],
+    ]);
+    // Cleared, then set to the same payload: sent again (the broker no longer has it).
+    publisher.clearRetained(pgn);
+    publisher.retain(pgn, '1. e4 e5 *');
+    expect(sent.slice(5).map(s => [s.topic, s.payload])).toEqual([
+      ['chessbridge/games/g1/pgn', ''],
+      ['chessbridge/games/g1/pgn', '1. e4 e5 *'],
+    ]);
+  });
+
   it('publishFrom queues only the journal events above the acknowledged seq', async () => {
     const { port, sent } = scriptedPort();
     const publisher = new EventPublisher({

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BoardRegistry } from '../../../src/bridge/daemon/boards.js';
 import type { BoardConfig } from '../../../src/bridge/config/index.js';
 import { memoryLogger, silentLogger } from '../../../src/bridge/logger.js';
+import { boardLane$, type PipelineDeps } from '../../../src/bridge/pipeline.js';
 import { boardObservations$ } from '../../../src/bridge/stages/boardObservations.js';
 import { trackBoard } from '../../../src/bridge/stages/trackBoard.js';
 import { START_SQUARES, type Observation } from '../../../src/drivers/observation.js';
@@ -59,6 +60,72 @@ describe('trackBoard stage', () => {
     });
     expect(lines.filter(l => l.includes('board b1: connected'))).toHaveLength(1);
     expect(lines.some(l => l.includes('protocol error garbage (2 bytes) hex="7F 01"'))).toBe(true);
+  });
+});
+
+const face = { ms: 60_000, flagFallen: false, flagShown: false, timePerMove: false };
+const clock: Observation = {
+  type: 'clock',
+  at: 9,
+  connected: true,
+  running: 'left',
+  lever: 'right',
+  left: face,
+  right: face,
+  batteryLow: false,
+  status: 0,
+};
+
+describe('BoardRegistry.stateVersion', () => {
+  it('changes with what the board state shows (link, serial, squares, game), not with clock readings', () => {
+    const boards = new BoardRegistry([board], () => 0);
+    const versions: number[] = [boards.stateVersion('b1')];
+    const step = (o: Observation) => {
+      boards.observe('b1', o);
+      versions.push(boards.stateVersion('b1'));
+    };
+    step(identity(1));
+    step(snapshot(2));
+    step(clock);
+    step(snapshot(3)); // the same squares
+    step(link(4, 'connected'));
+    step(clock);
+    boards.bind('b1', 'r1-b1');
+    versions.push(boards.stateVersion('b1'));
+    expect(versions).toEqual([0, 1, 2, 2, 2, 3, 3, 4]);
+    // The same squares: the same placement (made once per squares array).
+    const first = boards.stateOf('b1');
+    expect(boards.stateOf('b1')?.placement).toBe(first?.placement);
+  });
+});
+
+describe('boardLane$', () => {
+  it('publishes the board state after a change (250 ms gathered), not after clock readings', () => {
+    const boards = new BoardRegistry([board], () => 0);
+    const published: number[] = [];
+    const ts = createTestScheduler();
+    ts.run(({ hot }) => {
+      // connected at 0, readings every 100 ms, the pieces at 400, a reading at 1050.
+      const session = hot<Observation>('a 99ms c 99ms c 99ms c 99ms s 649ms c', {
+        a: link(0, 'connected'),
+        c: clock,
+        s: snapshot(400),
+      });
+      const deps = {
+        boards,
+        games: { route: () => undefined, considerBoard: () => undefined },
+        outputs: { boardState: () => published.push(ts.now()) },
+        openBoard: () => session,
+        scheduler: ts,
+        log: silentLogger(),
+      } as unknown as PipelineDeps;
+      const slot = boards.get('b1');
+      if (slot === undefined) throw new Error('no slot');
+      const sub = boardLane$(slot, deps).subscribe();
+      ts.schedule(() => sub.unsubscribe(), 1500);
+    });
+    // Without the check the readings at 300 and 1050 would publish again at 550 and 1300.
+    expect(published).toEqual([250, 650]);
   });
 });
 

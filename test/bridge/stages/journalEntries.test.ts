@@ -9,16 +9,36 @@ const e2 = square(100, 12, true);
 const e4 = square(300, 28, false);
 
 describe('journalEntries stage', () => {
-  it('passes each entry on once it is synced, in order, one append at a time', () => {
+  it('passes each entry on once it is synced, in order', () => {
     createTestScheduler().run(({ hot, cold, expectObservable }) => {
       let seq = 0;
       const append = () => cold('--(r|)', { r: ok(record(++seq, seq === 1 ? e2 : e4)) });
       const source = hot('a-b------', { a: item(e2), b: item(e4) });
-      // b waits for a's sync (frames 0-2), then takes its own two frames.
       expectObservable(source.pipe(journalEntries({ append, log: silentLogger() }))).toBe('--a-b----', {
         a: { kind: 'record', record: record(1, e2) },
         b: { kind: 'record', record: record(2, e4) },
       });
+    });
+  });
+
+  it('appends each entry as it arrives, without waiting for the sync before it; outcomes leave in order', () => {
+    createTestScheduler().run(({ hot, cold, expectObservable, expectSubscriptions }) => {
+      // a's sync takes four frames, b's and c's one: b and c are synced before a, and wait for it.
+      const syncs = [
+        cold('----(r|)', { r: ok(record(1, e2)) }),
+        cold('-(r|)', { r: ok(record(2, e4)) }),
+        cold('-(r|)', { r: ok(record(3, e2)) }),
+      ];
+      let n = 0;
+      const append = () => syncs[n++] ?? cold('-');
+      const source = hot('abc-----', { a: item(e2), b: item(e4), c: item(e2) });
+      expectObservable(source.pipe(journalEntries({ append, log: silentLogger() }))).toBe('----(abc)', {
+        a: { kind: 'record', record: record(1, e2) },
+        b: { kind: 'record', record: record(2, e4) },
+        c: { kind: 'record', record: record(3, e2) },
+      });
+      expectSubscriptions(syncs[1]?.subscriptions ?? []).toBe('-^!');
+      expectSubscriptions(syncs[2]?.subscriptions ?? []).toBe('--^!');
     });
   });
 
