@@ -431,12 +431,17 @@ const main = async (): Promise<void> => {
   }
   for (const [key, r] of largest) {
     const perBoard = r.daemon.cpuPct / r.run.boards;
+    // A daemon that fell behind (plies still unpublished at the end) did not do the run's work.
+    if (r.lost > 0) {
+      log(`${key}: behind at ${r.run.boards} boards (${r.lost} plies unpublished): no per-board cost.`);
+      continue;
+    }
     log(
       `${key}: ${perBoard.toFixed(2)} % of a core per board at ${r.run.boards} boards; one core ≈ ${Math.floor(100 / perBoard)} boards at this pace (extrapolated).`,
     );
   }
   for (const r of results.filter(x => x.run.pace === 'tournament' && x.run.boards >= 500)) {
-    const p99 = quantile(r.run.bus > 1 ? r.squareLatencies : r.pressLatencies, 0.99);
+    const p99 = quantile(r.pressLatencies.length > 0 ? r.pressLatencies : r.squareLatencies, 0.99);
     const verdict = [
       `p99 ${p99.toFixed(1)} ms ${p99 < 20 ? 'meets' : 'misses'} < 20 ms`,
       `daemon ${r.daemon.cpuPct.toFixed(0)} % of a core ${r.daemon.cpuPct < 100 ? 'meets' : 'misses'} < 1 core`,
