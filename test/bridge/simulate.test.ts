@@ -16,7 +16,7 @@ import { type CliIo, runCli, type SimulateRequest } from '../../src/bridge/cli.j
 import { GameLibrary, type SimGame } from '../../src/bridge/simulate/games.js';
 import { gameScript } from '../../src/bridge/simulate/script.js';
 import { stepsOfEvents } from '../../src/bridge/simulate/steps.js';
-import type { SimRecord } from '../../src/bridge/simulate/venue.js';
+import { type SimRecord, startSpreadMs } from '../../src/bridge/simulate/venue.js';
 import { getProfile } from '../../src/engine/editions.js';
 import { decodePgnBytes } from '../../src/engine/pgnRead.js';
 import { startMosquitto, type Mosquitto } from '../support/mosquitto.js';
@@ -151,6 +151,15 @@ describe('chessbridge simulate options', () => {
 });
 
 describe('simulated games and scripts', () => {
+  it("spreads the boards' first starts evenly over one second", () => {
+    const starts = Array.from({ length: 500 }, (_, i) => startSpreadMs(i, 500));
+    expect(starts[0]).toBe(0);
+    expect(Math.max(...starts)).toBe(998);
+    expect(new Set(starts).size).toBe(500);
+    expect(starts.filter(ms => ms < 500)).toHaveLength(250);
+    expect(startSpreadMs(0, 1)).toBe(0);
+  });
+
   const examples = ['repetition.pgn', 'dead-position.pgn', 'opera-game.pgn'].map(f =>
     readFileSync(join(PROJECT_ROOT, 'examples', f), 'utf8'),
   );

@@ -149,6 +149,9 @@ const SERIAL_BASE = 10000;
 const AFTER_GAME_MS = 2000;
 /** socat pairs started at once. */
 const START_BATCH = 16;
+/** Where in the first second board `i` of `n` starts (ms): the starts spread evenly over it. */
+export const startSpreadMs = (i: number, n: number): number => Math.floor((i * 1000) / Math.max(1, n));
+
 /** How often the boards check whether the host has read them (ms). */
 const POLL_MS = 100;
 
@@ -367,7 +370,9 @@ export class SimulatedVenue {
       const ready$ = interval(POLL_MS, scheduler).pipe(
         filter(() => this.isRead(b)),
         take(1),
-        mergeMap(() => timer(this.options.startDelayMs, scheduler)),
+        // Clocks started across one second, as in a hall (not all in the same millisecond): their
+        // once-a-second messages do not all reach the daemon at once.
+        mergeMap(() => timer(this.options.startDelayMs + startSpreadMs(index, boards.length), scheduler)),
         ignoreElements(),
       );
       return concat(ready$, ...Array.from({ length: this.options.rounds }, (_, r) => game$(r + 1)));
