@@ -6,7 +6,7 @@
  * exactly as in the PGN, and each game's end as the simulator played it (checkmate, or the
  * players' result gesture).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,9 +22,11 @@ import { decodePgnBytes } from '../../src/engine/pgnRead.js';
 import { startMosquitto, type Mosquitto } from '../support/mosquitto.js';
 import { PROJECT_ROOT, sharedPath } from '../support/shared.js';
 import {
+  exited,
   killAllDaemons,
   movesFromEvents,
   startDaemon,
+  startSimulator,
   subscribe,
   waitFor,
   type Subscriber,
@@ -269,27 +271,6 @@ describe('simulated games and scripts', () => {
   });
 });
 
-/** `chessbridge simulate …` from the sources, in a child process. */
-const startSimulator = (args: readonly string[]) => {
-  const code =
-    "const m = await import('./src/main.ts'); process.exitCode = await m.main(process.argv.slice(1));";
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--input-type=module', '-e', code, 'simulate', ...args],
-    { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-  return { child, output: () => out };
-};
-
-const exitOf = (child: ChildProcess): Promise<number | null> =>
-  new Promise(resolve => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
-    else child.once('exit', code => resolve(code));
-  });
-
 describe('chessbridge simulate against a daemon and mosquitto', () => {
   let broker: Mosquitto | undefined;
   let sub: Subscriber | undefined;
@@ -298,7 +279,7 @@ describe('chessbridge simulate against a daemon and mosquitto', () => {
 
   afterAll(async () => {
     simulator?.kill('SIGINT');
-    if (simulator !== undefined) await exitOf(simulator);
+    if (simulator !== undefined) await exited(simulator);
     await killAllDaemons();
     await sub?.close();
     await broker?.stop();
@@ -347,7 +328,7 @@ describe('chessbridge simulate against a daemon and mosquitto', () => {
     expect(existsSync(config)).toBe(true);
     const daemon = startDaemon(config);
 
-    expect(await exitOf(sim.child)).toBe(0);
+    expect(await exited(sim.child)).toBe(0);
     const games = ['r1-b1', 'r1-b2', 'r1-b3'];
     const arrivals = (): Map<string, WireEvent[]> => sub?.firstArrivals() ?? new Map<string, WireEvent[]>();
     await waitFor(

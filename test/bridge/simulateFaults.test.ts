@@ -8,7 +8,7 @@
  * (not a second one, which under Art. 7.5.5 would lose the game), and the game goes on to the end
  * the simulator played, with the moves of the PGN.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,11 +22,13 @@ import { getProfile } from '../../src/engine/editions.js';
 import { deriveSeed } from '../../src/engine/handling/index.js';
 import { decodePgnBytes } from '../../src/engine/pgnRead.js';
 import { startMosquitto, type Mosquitto } from '../support/mosquitto.js';
-import { PROJECT_ROOT, sharedPath } from '../support/shared.js';
+import { sharedPath } from '../support/shared.js';
 import {
+  exited,
   killAllDaemons,
   movesFromEvents,
   startDaemon,
+  startSimulator,
   subscribe,
   waitFor,
   type Subscriber,
@@ -92,27 +94,6 @@ describe('what the simulator plays for a fault', () => {
   });
 });
 
-/** `chessbridge simulate …` from the sources, in a child process. */
-const startSimulator = (args: readonly string[]) => {
-  const code =
-    "const m = await import('./src/main.ts'); process.exitCode = await m.main(process.argv.slice(1));";
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--input-type=module', '-e', code, 'simulate', ...args],
-    { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-  return { child, output: () => out };
-};
-
-const exitOf = (child: ChildProcess): Promise<number | null> =>
-  new Promise(resolve => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
-    else child.once('exit', code => resolve(code));
-  });
-
 /** An event as the comparison sees it: alerts by code and article, corrections by reason. */
 const digest = (
   e: WireEvent & { readonly article?: string; readonly reason?: string },
@@ -130,7 +111,7 @@ describe('chessbridge simulate --faults against a daemon and mosquitto', () => {
 
   afterAll(async () => {
     simulator?.kill('SIGINT');
-    if (simulator !== undefined) await exitOf(simulator);
+    if (simulator !== undefined) await exited(simulator);
     await killAllDaemons();
     await sub?.close();
     await broker?.stop();
@@ -170,7 +151,7 @@ describe('chessbridge simulate --faults against a daemon and mosquitto', () => {
     await waitFor(() => sim.output().includes('start a daemon'), 30_000, `the simulator (${sim.output()})`);
     const daemon = startDaemon(config);
 
-    expect(await exitOf(sim.child)).toBe(0);
+    expect(await exited(sim.child)).toBe(0);
     const games = ['r1-b1', 'r1-b2'];
     const arrivals = (): Map<string, WireEvent[]> => sub?.firstArrivals() ?? new Map<string, WireEvent[]>();
     await waitFor(

@@ -146,13 +146,29 @@ export interface DaemonProcess {
   stop(): Promise<number | null>;
 }
 
-const exited = (child: ChildProcess): Promise<number | null> =>
+/** The exit code of a child process, once it has exited (at once if it already has). */
+export const exited = (child: ChildProcess): Promise<number | null> =>
   new Promise(resolve => {
     if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
     else child.once('exit', code => resolve(code));
   });
 
 const alive = new Set<ChildProcess>();
+
+/** `chessbridge simulate …` from the sources, in a child process; its stdout and stderr together. */
+export const startSimulator = (args: readonly string[]): { child: ChildProcess; output: () => string } => {
+  const code =
+    "const m = await import('./src/main.ts'); process.exitCode = await m.main(process.argv.slice(1));";
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--input-type=module', '-e', code, 'simulate', ...args],
+    { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+  return { child, output: () => out };
+};
 
 /** `chessbridge run -c FILE` from the sources, in a child process. */
 export const startDaemon = (configPath: string): DaemonProcess => {
