@@ -1,22 +1,28 @@
 /**
  * Every game of the shared corpora through the human-handling generator, recognition AND the
- * supervisor, with several seeds: the published record (move and correction events) must be
- * exactly the original moves and the supervisor must raise no alert at all (the generator makes
- * no breach: rook-first castling, a real 4.4 breach, is switched off here). Games whose record
- * goes on after the rules ended them (a fivefold repetition nobody noticed) must end at that ply,
- * with that ending published. Prints accuracy and sensor events per second through recognition
- * and supervision on one core.
+ * supervisor, with several seeds and at several dwell levels (how long a piece rests on a square
+ * on its way): the published record (move and correction events) must be exactly the original
+ * moves and the supervisor must raise no alert at all (the generator makes no breach: rook-first
+ * castling, a real 4.4 breach, is switched off here). Games whose record goes on after the rules
+ * ended them (a fivefold repetition nobody noticed) must end at that ply, with that ending
+ * published. `possible` findings (inferred from timing, not alerts) are counted apart. Prints
+ * accuracy, false alerts per 100 plies by dwell level, and sensor events per second through
+ * recognition and supervision on one core.
  *
- *   npx tsx scripts/supervisionCorpus.ts [--seeds N] [--file F]... [--limit N] [--edition E23] [--report]
- *   npx tsx scripts/supervisionCorpus.ts --game carlsen.pgn:595 [--seed 1] [--verbose]
+ *   npx tsx scripts/supervisionCorpus.ts [--seeds N] [--dwell 100,300,...] [--jobs N] [--file F]... [--limit N] [--report]
+ *   npx tsx scripts/supervisionCorpus.ts --game carlsen.pgn:595 [--seed 1] [--dwell 1000] [--verbose]
  *
- * `--game FILE:N` (repeatable) runs only game N of FILE (the number in the failure list);
- * `--seed S` runs only seed S; `--verbose` prints each failing run's alerts with the board
+ * `--dwell L,...` runs each level L (ms): stops on the way rest L ± 20 %; `human` is the default
+ * mix (0.3–2 s). `--game FILE:N` (repeatable) runs only game N of FILE (the number in the failure
+ * list); `--seed S` runs only seed S; `--verbose` prints each failing run's alerts with the board
  * events of their evidence, and the plies where the recorded moves part from the original.
+ * `--jobs N` splits the games over N processes.
  */
+import { fork } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { makeRecorder, writeReportSection } from '../bench/report.js';
 import { getProfile } from '../src/engine/editions.js';
@@ -31,6 +37,9 @@ import { type Edition, isEdition } from '../src/engine/types.js';
 const { values } = parseArgs({
   options: {
     seeds: { type: 'string', default: '3' },
+    dwell: { type: 'string', default: 'human' },
+    jobs: { type: 'string', default: '1' },
+    shard: { type: 'string' },
     file: { type: 'string', multiple: true },
     limit: { type: 'string' },
     edition: { type: 'string', default: 'E23' },
@@ -47,6 +56,9 @@ const edition: Edition = isEdition(values.edition) ? values.edition : 'E23';
 const root = resolve(import.meta.dirname, '..');
 const shared = values.shared ?? process.env.CHESSBRIDGE_SHARED ?? resolve(root, '..', 'shared');
 const dir = join(shared, 'data', 'pgn');
+const levels = values.dwell.split(',').map(s => s.trim());
+for (const l of levels)
+  if (l !== 'human' && !(Number(l) > 0)) throw new TypeError(`--dwell: expected ms or 'human', got ${l}`);
 /** --game FILE:N filters: file -> the game numbers to run. */
 const only = new Map<string, Set<number>>();
 for (const g of values.game ?? []) {
@@ -66,66 +78,54 @@ const files =
     ...readdirSync(join(dir, 'parser-edge-cases')).map(f => `parser-edge-cases/${f}`),
   ].sort();
 const profile = getProfile(edition, 'standard');
-const rec = makeRecorder();
 
-let runs = 0;
-let exact = 0;
-let endedEarly = 0;
-let skipped = 0;
-let sensorEvents = 0;
-/** CPU seconds in recognition + supervision: wall time would count the other processes of a busy machine. */
-let seconds = 0;
-const failures: string[] = [];
-
-for (const file of files) {
-  let n = 0;
-  for (const r of readPgn(decodePgnBytes(readFileSync(join(dir, file))))) {
-    if (n >= limit) break;
-    n++;
-    const wanted = only.get(file);
-    if (wanted && !wanted.has(r.isOk ? r.value.index : -1)) continue;
-    if (r.isErr) {
-      skipped++;
-      continue;
-    }
-    const game = r.value.game;
-    const want = expectedRecord(game, profile);
-    for (const seed of seedList) {
-      const run = generateForGame(game, {
-        seed: deriveSeed(seed, r.value.index),
-        rates: { castlingRookFirst: 0 },
-      });
-      const { state } = startSupervision(
-        { game: 'g', edition, gameType: 'standard', supervision: 'full', startFen: game.start.fen },
-        { game: game.truncate(0).unwrap() },
-      );
-      const t0 = process.cpuUsage();
-      const out = runSupervision(state, run.events);
-      const used = process.cpuUsage(t0);
-      seconds += (used.user + used.system) / 1e6;
-      sensorEvents += run.events.filter(e => e.kind === 'square' || e.kind === 'snapshot').length;
-      runs++;
-      // The published record, not the recogniser's: it goes on tracking the board after the end.
-      const problems = verifySupervision(want, out.events);
-      if (problems.length === 0) {
-        exact++;
-        if (want.sans.length < game.length) endedEarly++;
-      } else {
-        if (failures.length < 50) failures.push(`${file} game ${r.value.index} seed ${seed}: ${problems[0]}`);
-        if (values.verbose)
-          explain(`${file} game ${r.value.index} seed ${seed}`, problems, out.events, want.sans);
-      }
-    }
-  }
+/** What one dwell level gave (summed over shards). */
+interface LevelStats {
+  runs: number;
+  exact: number;
+  endedEarly: number;
+  plies: number;
+  alerts: number;
+  runsWithAlert: number;
+  possible: number;
+  wrongRecord: number;
+  sensorEvents: number;
+  seconds: number;
+  /** alert code and article -> count */
+  byCode: Record<string, number>;
+  failures: string[];
 }
 
+interface ShardResult {
+  readonly skipped: number;
+  readonly levels: Record<string, LevelStats>;
+}
+
+const emptyLevel = (): LevelStats => ({
+  runs: 0,
+  exact: 0,
+  endedEarly: 0,
+  plies: 0,
+  alerts: 0,
+  runsWithAlert: 0,
+  possible: 0,
+  wrongRecord: 0,
+  sensorEvents: 0,
+  seconds: 0,
+  byCode: {},
+  failures: [],
+});
+
+const dwellOf = (level: string): readonly [number, number] | undefined =>
+  level === 'human' ? undefined : [Math.round(Number(level) * 0.8), Math.round(Number(level) * 1.2)];
+
 /** A failing run in detail: its problems, each alert with the board events it was judged on, where the record parts. */
-function explain(
+const explain = (
   what: string,
   problems: readonly string[],
   events: readonly GameEvent[],
   want: readonly string[],
-): void {
+): void => {
   console.log(`== ${what}`);
   for (const p of problems) console.log(`  ${p}`);
   for (const a of events) {
@@ -142,20 +142,149 @@ function explain(
     console.log(
       `  from ply ${from + 1}: recorded ${got.slice(from).join(' ') || '(nothing)'}; original ${want.slice(from).join(' ') || '(nothing)'}`,
     );
-}
+};
 
-const cpu = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}`;
-rec.log(
-  `Run: \`npx tsx scripts/supervisionCorpus.ts --seeds ${seeds}\` on ${cpu}, Node ${process.version}, ${edition} standard.`,
-);
-rec.log('');
-rec.log(
-  '| runs (games × seeds) | exact, no alert | accuracy | ended by the rules before the record | games skipped (illegal in the PGN) | sensor events | events/s through recognition + supervision (CPU time, one core) |',
-);
-rec.log('|---:|---:|---:|---:|---:|---:|---:|');
-rec.log(
-  `| ${runs} | ${exact} | ${((100 * exact) / Math.max(1, runs)).toFixed(2)} % | ${endedEarly} | ${skipped} | ${sensorEvents.toLocaleString('en-US')} | ${Math.round(sensorEvents / seconds).toLocaleString('en-US')} |`,
-);
-for (const f of failures) rec.log(`- ${f}`);
-process.exitCode = exact === runs ? 0 : 1;
-if (values.report) writeReportSection('Supervision on the corpus', rec.lines.join('\n'));
+/** Runs the games whose running number is `index mod count` (all of them for 0/1). */
+const runShard = (index: number, count: number): ShardResult => {
+  const out: Record<string, LevelStats> = Object.fromEntries(levels.map(l => [l, emptyLevel()]));
+  let skipped = 0;
+  let k = 0;
+  for (const file of files) {
+    let n = 0;
+    for (const r of readPgn(decodePgnBytes(readFileSync(join(dir, file))))) {
+      if (n >= limit) break;
+      n++;
+      const wanted = only.get(file);
+      if (wanted && !wanted.has(r.isOk ? r.value.index : -1)) continue;
+      if (k++ % count !== index) continue;
+      if (r.isErr) {
+        skipped++;
+        continue;
+      }
+      const game = r.value.game;
+      const want = expectedRecord(game, profile);
+      for (const level of levels) {
+        const s = out[level] ?? emptyLevel();
+        const dwellMs = dwellOf(level);
+        for (const seed of seedList) {
+          const run = generateForGame(game, {
+            seed: deriveSeed(seed, r.value.index),
+            rates: { castlingRookFirst: 0 },
+            ...(dwellMs ? { dwellMs } : {}),
+          });
+          const { state } = startSupervision(
+            { game: 'g', edition, gameType: 'standard', supervision: 'full', startFen: game.start.fen },
+            { game: game.truncate(0).unwrap() },
+          );
+          const t0 = process.cpuUsage();
+          const result = runSupervision(state, run.events);
+          const used = process.cpuUsage(t0);
+          s.seconds += (used.user + used.system) / 1e6;
+          s.sensorEvents += run.stats.sensorEvents;
+          s.runs++;
+          s.plies += want.sans.length;
+          const alerts = result.events.filter(e => e.type === 'alert');
+          s.alerts += alerts.length;
+          if (alerts.length > 0) s.runsWithAlert++;
+          for (const a of alerts) {
+            const key = `${a.code} ${a.article.article}`;
+            s.byCode[key] = (s.byCode[key] ?? 0) + 1;
+          }
+          s.possible += result.events.filter(e => e.type === 'finding' && e.grade === 'possible').length;
+          // The published record, not the recogniser's: it goes on tracking the board after the end.
+          const problems = verifySupervision(want, result.events);
+          if (problems.some(p => p.startsWith('moves differ'))) s.wrongRecord++;
+          if (problems.length === 0) {
+            s.exact++;
+            if (want.sans.length < game.length) s.endedEarly++;
+          } else {
+            if (s.failures.length < 40)
+              s.failures.push(`${file} game ${r.value.index} seed ${seed}: ${problems[0]}`);
+            if (values.verbose)
+              explain(
+                `${file} game ${r.value.index} seed ${seed} dwell ${level}`,
+                problems,
+                result.events,
+                want.sans,
+              );
+          }
+        }
+      }
+    }
+  }
+  return { skipped, levels: out };
+};
+
+const merge = (results: readonly ShardResult[]): ShardResult => {
+  const levelsOut: Record<string, LevelStats> = Object.fromEntries(levels.map(l => [l, emptyLevel()]));
+  for (const r of results) {
+    for (const [level, s] of Object.entries(r.levels)) {
+      const t = levelsOut[level] ?? emptyLevel();
+      for (const key of Object.keys(s) as (keyof LevelStats)[]) {
+        if (key === 'byCode') {
+          for (const [code, n] of Object.entries(s.byCode)) t.byCode[code] = (t.byCode[code] ?? 0) + n;
+        } else if (key === 'failures') t.failures.push(...s.failures);
+        else t[key] += s[key];
+      }
+    }
+  }
+  return { skipped: results.reduce((n, r) => n + r.skipped, 0), levels: levelsOut };
+};
+
+const runAll = async (): Promise<ShardResult> => {
+  const jobs = Math.max(1, Number(values.jobs));
+  if (jobs === 1) return runShard(0, 1);
+  const args = process.argv.slice(2).filter((a, i, all) => a !== '--jobs' && all[i - 1] !== '--jobs');
+  const results = await Promise.all(
+    Array.from(
+      { length: jobs },
+      (_, i) =>
+        new Promise<ShardResult>((done, fail) => {
+          const child = fork(fileURLToPath(import.meta.url), [...args, '--shard', `${i}/${jobs}`], {
+            stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+          });
+          child.once('message', m => done(m as ShardResult));
+          child.once('exit', code => {
+            if (code !== 0) fail(new Error(`shard ${i} exited with ${code}`));
+          });
+        }),
+    ),
+  );
+  return merge(results);
+};
+
+if (values.shard !== undefined) {
+  const [i, n] = values.shard.split('/').map(Number);
+  const result = runShard(i ?? 0, n ?? 1);
+  process.send?.(result, () => process.exit(0));
+} else {
+  const rec = makeRecorder();
+  const result = await runAll();
+  const cpu = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}`;
+  rec.log(
+    `Run: \`npx tsx scripts/supervisionCorpus.ts --seeds ${seeds} --dwell ${values.dwell}\` on ${cpu}, Node ${process.version}, ${edition} standard; ${result.skipped} games skipped (illegal in the PGN). Dwell L: every stop on the way rests L ± 20 % (human: 0.3–2 s).`,
+  );
+  rec.log('');
+  rec.log(
+    '| dwell | runs (games × seeds) | exact, no alert | accuracy | wrong records | false alerts per 100 plies | runs with an alert | `possible` findings (not alerts) per 100 plies | ended by the rules before the record | events/s (CPU, one core) |',
+  );
+  rec.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  let allExact = true;
+  for (const level of levels) {
+    const s = result.levels[level] ?? emptyLevel();
+    allExact &&= s.exact === s.runs;
+    const per100 = (n: number): string => ((100 * n) / Math.max(1, s.plies)).toFixed(3);
+    rec.log(
+      `| ${level === 'human' ? '0.3–2 s' : `${Number(level) / 1000} s`} | ${s.runs} | ${s.exact} | ${((100 * s.exact) / Math.max(1, s.runs)).toFixed(2)} % | ${s.wrongRecord} | ${per100(s.alerts)} | ${s.runsWithAlert} | ${per100(s.possible)} | ${s.endedEarly} | ${Math.round(s.sensorEvents / Math.max(1e-9, s.seconds)).toLocaleString('en-US')} |`,
+    );
+  }
+  for (const level of levels) {
+    const s = result.levels[level] ?? emptyLevel();
+    const codes = Object.entries(s.byCode).sort((a, b) => b[1] - a[1]);
+    if (codes.length > 0)
+      rec.log(`\nAlerts at dwell ${level}: ${codes.map(([c, n]) => `${c} × ${n}`).join(', ')}`);
+    for (const f of s.failures.slice(0, 20)) rec.log(`- ${f}`);
+  }
+  process.exitCode = allExact ? 0 : 1;
+  if (values.report) writeReportSection('Supervision on the corpus', rec.lines.join('\n'));
+}

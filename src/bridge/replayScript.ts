@@ -78,6 +78,22 @@ export const makeEventLine = (file: string, edition: Edition, e: GameEvent): Rec
         detail: e.detail,
         ...(e.evidence?.squares ? { squares: e.evidence.squares } : {}),
         ...(e.evidence?.move ? { move: e.evidence.move } : {}),
+        ...(e.grade ? { grade: e.grade } : {}),
+        ...(e.ply !== undefined ? { ply: e.ply } : {}),
+        ...(e.claimed ? { claimed: true } : {}),
+      };
+    case 'alert-withdrawn':
+      return { ...base, alert: e.alert, code: e.code, reason: e.reason };
+    case 'finding':
+      return {
+        ...base,
+        ply: e.ply,
+        code: e.code,
+        article: e.article.article,
+        color: e.color,
+        grade: e.grade,
+        breach: e.breach,
+        detail: e.detail,
       };
     case 'claim':
       return {

@@ -36,8 +36,12 @@ export type OperatorCommand =
       readonly kind: 'claim';
       readonly at: number;
       readonly by: Color;
-      /** 'illegalMove': the opponent's completed illegal move, in regimes where it counts only on a claim. */
-      readonly claim: 'threefold' | 'fiftyMoves' | 'flag' | 'illegalMove';
+      /**
+       * 'illegalMove': the opponent's completed illegal move, in regimes where it counts only on a
+       * claim. 'art4': a breach of Art. 4 by the opponent on his last move (touch-move, release),
+       * before the claimant touches a piece (E14+ 4.8): the move's `possible` findings become an alert.
+       */
+      readonly claim: ClaimKind;
       /** The intended move (SAN) for a claim "about to appear" (9.2 a, 9.3 a). */
       readonly intended?: string;
     }
@@ -61,6 +65,17 @@ export type OperatorCommand =
         /** What the board cannot see: a move made with two hands (E17+ 7.5.4), the clock pressed with the other hand (6.2.3). */
         | { readonly type: 'irregularity'; readonly by: Color; readonly kind: 'twoHands' | 'otherHand' };
     };
+
+export type ClaimKind = 'threefold' | 'fiftyMoves' | 'flag' | 'illegalMove' | 'art4';
+
+/**
+ * How sure a finding is. A board cannot see hands: `proven` means the board shows it beyond any
+ * handling (a completed illegal move with the press; a piece lifted and put back, then another
+ * moved; the rook lifted before the king, then castling; a king missing at a press); `possible`
+ * means it is inferred from timing alone (a piece resting on a legal square, then moved on).
+ * Only proven findings are alerts by default (GameSettings.alertGrade).
+ */
+export type Grade = 'proven' | 'possible';
 
 /** Alert codes: what the supervisor tells the arbiter. Each alert carries its article. */
 export const ALERT_CODES = [
@@ -114,6 +129,12 @@ export type GameEventBody =
       readonly code: AlertCode;
       readonly article: ArticleRef;
       readonly color?: Color;
+      /** For Art. 4 and Art. 7 findings: how sure (absent: a fact the daemon knows, e.g. the link lost). */
+      readonly grade?: Grade;
+      /** The ply the finding is about (Art. 4: the move judged). */
+      readonly ply?: number;
+      /** Raised on a player's claim (a `possible` finding made an alert by the claim). */
+      readonly claimed?: boolean;
       /** One readable sentence for the arbiter. */
       readonly detail: string;
       /** The board events and positions that support the alert. */
@@ -128,9 +149,39 @@ export type GameEventBody =
       };
     }
   | {
+      /** An alert published earlier proved wrong or out of date: consumers drop (or strike out) alert `alert`. */
+      readonly type: 'alert-withdrawn';
+      /** seq of the alert withdrawn. */
+      readonly alert: number;
+      readonly code: AlertCode;
+      /** 'resolved': the board shows a position of the game again; 'replaced': the ply it judged was taken back. */
+      readonly reason: 'resolved' | 'replaced';
+    }
+  | {
+      /**
+       * What the supervisor found on a move that is not an alert: a `possible` breach (inferred from
+       * timing; it becomes an alert on the opponent's claim, or at once where the venue opts in), or
+       * information such as 4.5 (touched pieces that could not move: any move was allowed).
+       */
+      readonly type: 'finding';
+      readonly ply: number;
+      readonly code: AlertCode;
+      readonly article: ArticleRef;
+      readonly color: Color;
+      readonly grade: Grade;
+      /** A breach of the Laws (false: information, nothing follows from it). */
+      readonly breach: boolean;
+      readonly detail: string;
+      readonly evidence?: {
+        readonly events?: readonly BoardEvent[];
+        readonly fenBefore?: string;
+        readonly move?: string;
+      };
+    }
+  | {
       readonly type: 'claim';
       readonly by: Color;
-      readonly claim: 'threefold' | 'fiftyMoves' | 'flag' | 'illegalMove';
+      readonly claim: ClaimKind;
       /** 'pending' until decided; 'valid' ends the game (an `end` follows); 'invalid' carries the penalty. */
       readonly status: 'available' | 'pending' | 'valid' | 'invalid';
       readonly article: ArticleRef;
@@ -173,4 +224,19 @@ export interface GameSettings {
   readonly art4Mode?: 'advise' | 'enforce';
   /** The board sees occupancy only (role unknown). */
   readonly occupancyOnly?: boolean;
+  /**
+   * Which findings are alerts: 'proven' (default) only what the board shows beyond any handling;
+   * 'possible' also what is inferred from timing (a venue that wants every suspicion at once).
+   */
+  readonly alertGrade?: Grade;
+  /**
+   * How long the board must stay quiet before the daemon acts without a press (ms, default
+   * DEFAULT_QUIET_MS): a board that is no position (or a half-made move that cannot be completed)
+   * becomes an alert, and a move that ends the game (mate, stalemate, dead position, fivefold, 75
+   * moves) ends it. A press with the board so is judged at once.
+   */
+  readonly quietMs?: number;
 }
+
+/** Default of GameSettings.quietMs: twice as long as people rest a piece on its way (0.3–2 s). */
+export const DEFAULT_QUIET_MS = 4000;

@@ -42,7 +42,8 @@ const SEED = 7;
 
 /** What each kind of fault draws on the wire (code and article), as docs/simulate.md lists it. */
 const PROMISED: Record<string, { required: readonly string[]; optional: readonly string[] }> = {
-  illegalMove: { required: ['illegal_position 7.5.1', 'illegal_move 7.5.1'], optional: [] },
+  // Pressed within the quiet time: the press judges the board, no alert before it.
+  illegalMove: { required: ['illegal_move 7.5.1'], optional: ['illegal_position 7.5.1'] },
   touchMove: { required: ['touch_move 4.3.1'], optional: ['touch_move 4.8'] },
   missedUpdate: { required: ['board_missing 6.11.2'], optional: [] },
   takeback: { required: ['correction takeback', 'board_differs 7.6'], optional: [] },

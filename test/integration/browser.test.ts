@@ -313,17 +313,18 @@ describe.skipIf(!CHROMIUM_PATH)('acceptance 1 through the daemon: display and ar
     await arbiter.locator('#connection[data-status="live"]').waitFor(WAIT);
     await arbiter.locator(`#game-ply[data-ply="${BEFORE_ILLEGAL}"]`).waitFor(WAIT);
 
-    // White's bishop goes from f1 to f5 (as a rook would) and White presses the clock.
+    // White's bishop goes from f1 to f5 (as a rook would), stays there past the daemon's quiet
+    // time (4 s: no piece in the air rests that long), and White presses the clock.
     const ms = (realMs: number) => realMs * SPEED;
     await board.pty.runner.play([
       { at: 0, kind: 'square', square: 'f1', piece: 'empty' },
       { at: ms(150), kind: 'square', square: 'f5', piece: 'B' },
-      { at: ms(1200), kind: 'clock-press', side: 'left' },
+      { at: ms(5200), kind: 'clock-press', side: 'left' },
     ]);
     const card = arbiter.locator('.alert[data-alert="illegal_move"]');
     await card.waitFor(WAIT);
-    // The warning raised while the bishop stood on f5 is there too (its game event makes the page
-    // reopen its event stream, which must not lose the alert that follows it).
+    // The warning raised once the bishop had stood on f5 for the quiet time is there too (its game
+    // event makes the page reopen its event stream, which must not lose the alert that follows it).
     expect(await arbiter.locator('.alert[data-alert="illegal_position"]').count()).toBe(1);
     expect(await card.locator('h3').textContent()).toContain('Illegal move');
     expect(await card.locator('.article').textContent()).toBe('FIDE Laws of Chess (2023), Art. 7.5.1');
@@ -407,6 +408,9 @@ describe.skipIf(!CHROMIUM_PATH)('acceptance 1 through the daemon: display and ar
     await resync.waitFor(WAIT);
     expect(await resync.getAttribute('data-status')).toBe('ok');
     await arbiter.close();
+    // What the pages logged while the daemon served them (once it stops, the display's MQTT
+    // connection going away may log a write on a closed socket: that is no error of the pages).
+    const pageErrors = [...chrome.errors];
 
     // Every arbiter action is in the game's journal with where it came from.
     expect(await daemon.stop()).toBe(0);
@@ -429,6 +433,6 @@ describe.skipIf(!CHROMIUM_PATH)('acceptance 1 through the daemon: display and ar
         source: 'http:token@127.0.0.1',
       }),
     ]);
-    expect(chrome.errors).toEqual([]);
+    expect(pageErrors).toEqual([]);
   });
 });

@@ -15,6 +15,7 @@ export const ACTION_LABELS = {
   restore_position: 'Restore position',
   set_result: 'Set result',
   resync_board: 'Resync board',
+  claim: 'Record a claim',
 };
 
 /** The HTTP route name of an action: `restore_position` → `restore-position`. */

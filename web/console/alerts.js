@@ -166,10 +166,23 @@ export const createAlertCard = (alert, { onAction, onSelectGame }) => {
       'aria-labelledby': `${id}-title`,
       'data-alert': alert.code,
       'data-game': alert.game ?? '',
+      'data-key': alertKey(alert),
+      ...(alert.grade ? { 'data-grade': alert.grade } : {}),
     },
     h('h3', { id: `${id}-title` }, title, where ? h('span', { class: 'where' }, ` \u2013 ${where}`) : ''),
     h('p', { class: 'alert-meta' }, timeText(alert.at)),
     h('p', { class: 'alert-message' }, alert.message ?? ''),
+    ...(alert.grade === 'possible'
+      ? [
+          h(
+            'p',
+            { class: 'grade' },
+            alert.claimed
+              ? 'Claimed by a player; the board shows it as possible only (inferred from timing): the arbiter rules.'
+              : 'Possible only: inferred from timing, not shown by the board.',
+          ),
+        ]
+      : []),
     ...(article ? [h('p', { class: 'article', 'data-article': alert.article }, article)] : []),
     ...[makeEvidence(alert)].filter(Boolean),
     actions,
@@ -180,6 +193,13 @@ export const createAlertCard = (alert, { onAction, onSelectGame }) => {
   const card = {
     element,
     alert,
+    /** Marks the card withdrawn (the alert proved wrong or out of date), keeping it for the record. */
+    withdraw(reason, message) {
+      element.classList.add('withdrawn');
+      element.dataset.withdrawn = reason ?? 'withdrawn';
+      report.textContent = message ?? 'Withdrawn.';
+      report.className = 'alert-report withdrawn';
+    },
     /** Shows the outcome of an action sent from this card. */
     report(action, envelope) {
       const ok = envelope.status === 'ok';

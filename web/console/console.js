@@ -35,6 +35,12 @@ let live = null;
 let sender = null;
 let selectedGame = '';
 const alertKeys = new Set();
+/** Alert cards by key, for withdrawals. */
+const cardsByKey = new Map();
+/** Findings that are not alerts (possible breaches, information), by game, newest last. */
+const findingsByGame = new Map();
+/** Findings kept per game at most. */
+const MAX_FINDINGS = 100;
 
 $('secret-kind').hidden = mode === 'mqtt';
 
@@ -61,6 +67,8 @@ const logout = message => {
   sender = null;
   selectedGame = '';
   alertKeys.clear();
+  cardsByKey.clear();
+  findingsByGame.clear();
   alertList.replaceChildren();
   responseLog.replaceChildren();
   gameSelect.replaceChildren();
@@ -91,7 +99,26 @@ const refreshGameOptions = () => {
   gameSelect.value = selectedGame;
 };
 
+/** The selected game's findings: what the board suggests but does not prove, for a player's claim. */
+const renderFindings = () => {
+  const list = $('finding-list');
+  const findings = findingsByGame.get(selectedGame) ?? [];
+  $('no-findings').hidden = findings.length > 0;
+  list.replaceChildren(
+    ...[...findings].reverse().map(f => {
+      const item = document.createElement('li');
+      item.dataset.code = f.code;
+      item.dataset.grade = f.grade ?? '';
+      item.dataset.ply = String(f.ply ?? '');
+      const what = f.breach === false ? 'information' : f.grade === 'possible' ? 'possible' : (f.grade ?? '');
+      item.textContent = `Ply ${f.ply ?? '?'} (${what}), Art. ${f.article ?? '?'}: ${f.message}`;
+      return item;
+    }),
+  );
+};
+
 const renderGame = () => {
+  renderFindings();
   const state = selectedGame ? live?.store.get(selectedGame) : undefined;
   const board = $('game-board');
   board.dataset.game = selectedGame;
@@ -184,18 +211,41 @@ for (const form of workspace.querySelectorAll('form.action')) {
 
 // --- alerts -----------------------------------------------------------------------------------
 
+/** Alerts still standing (not withdrawn). */
+const countAlerts = () => {
+  const standing = [...alertList.children].filter(card => !card.classList.contains('withdrawn')).length;
+  $('alert-count').textContent = String(standing);
+  $('no-alerts').hidden = alertList.children.length > 0;
+};
+
 const showAlert = alert => {
   const key = alertKey(alert);
   if (alertKeys.has(key)) return;
   alertKeys.add(key);
+  if (typeof alert.withdraws === 'string') {
+    cardsByKey.get(alert.withdraws)?.withdraw(alert.reason, alert.message);
+    countAlerts();
+    return;
+  }
+  if (alert.finding === true) {
+    const list = findingsByGame.get(alert.game) ?? [];
+    list.push(alert);
+    if (list.length > MAX_FINDINGS) list.shift();
+    findingsByGame.set(alert.game, list);
+    if (alert.game === selectedGame) renderFindings();
+    return;
+  }
   const card = createAlertCard(alert, {
     onAction: (action, fields, from) => void send(action, fields, from),
     onSelectGame: selectGame,
   });
+  cardsByKey.set(key, card);
   alertList.prepend(card.element);
-  while (alertList.children.length > MAX_ALERTS) alertList.lastElementChild.remove();
-  $('alert-count').textContent = String(alertList.children.length);
-  $('no-alerts').hidden = true;
+  while (alertList.children.length > MAX_ALERTS) {
+    cardsByKey.delete(alertList.lastElementChild.dataset.key);
+    alertList.lastElementChild.remove();
+  }
+  countAlerts();
   if (alert.game) selectGame(alert.game);
 };
 

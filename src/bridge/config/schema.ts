@@ -83,6 +83,18 @@ export const LawsSchema = Section('The Laws of Chess applied to every game', {
     default: '90m/40 + 30m, +30s',
     description: 'Time control in the readable form of docs/clock.md, e.g. `15+10`, `90m/40 + 30m, +30s`',
   }),
+  alerts: StringEnum(['proven', 'possible'] as const, {
+    default: 'proven',
+    description:
+      'Which Art. 4 findings are arbiter alerts: `proven` (what the board shows beyond any handling) or `possible` (also what is inferred from timing, such as a piece resting on a legal square; otherwise shown as findings, and an alert on a claim)',
+  }),
+  quietSeconds: Type.Number({
+    minimum: 2.5,
+    maximum: 60,
+    default: 4,
+    description:
+      'How long a board must stay quiet before the daemon acts without a press: a board that is no position becomes an alert, a move that ends the game (mate nobody pressed for) ends it, a result gesture or a takeback is read',
+  }),
 });
 
 export const JournalSchema = Section('Where games are recorded (docs/journal.md)', {

@@ -45,7 +45,16 @@ type ArbiterResult = (typeof RESULTS)[number];
 const asResult = (v: unknown): ArbiterResult | undefined =>
   (RESULTS as readonly unknown[]).includes(v) ? (v as ArbiterResult) : undefined;
 
-const CLAIMS = ['threefold', 'fiftyMoves', 'flag'] as const;
+/** Claims as journaled (the request's snake_case, and the earlier camelCase) to the engine's kinds. */
+const CLAIMS: Readonly<Record<string, Extract<OperatorCommand, { kind: 'claim' }>['claim']>> = {
+  threefold: 'threefold',
+  fifty_moves: 'fiftyMoves',
+  fiftyMoves: 'fiftyMoves',
+  flag: 'flag',
+  illegal_move: 'illegalMove',
+  illegalMove: 'illegalMove',
+  art4: 'art4',
+};
 
 /** The supervisor input of a journaled command, or undefined when it has none. */
 export const commandInput = (action: string, rawParams: unknown, at: number): OperatorCommand | undefined => {
@@ -102,7 +111,10 @@ export const commandInput = (action: string, rawParams: unknown, at: number): Op
       return arbiter({ type: 'resumeClock' });
     case 'claim': {
       const by = asColor(p.color);
-      const claim = CLAIMS.find(c => c === p.claim);
+      const claim =
+        typeof p.claim === 'string' && Object.prototype.hasOwnProperty.call(CLAIMS, p.claim)
+          ? CLAIMS[p.claim]
+          : undefined;
       if (by === undefined || claim === undefined) return undefined;
       const intended = asText(p.intended);
       return { kind: 'claim', at, by, claim, ...(intended === undefined ? {} : { intended }) };

@@ -16,7 +16,12 @@
  * fires after every record stamped before D has been queued, so live and replay see the same
  * inputs in the same order.
  */
-import type { GameEvent, GameSettings, SupervisorInput } from '../../engine/events.js';
+import {
+  DEFAULT_QUIET_MS,
+  type GameEvent,
+  type GameSettings,
+  type SupervisorInput,
+} from '../../engine/events.js';
 import type { JournalRecord } from '../journal/index.js';
 import { commandInput } from './commands.js';
 import type { SupervisorPort } from './engine.js';
@@ -101,8 +106,12 @@ const feed = <S>(
   const r = engine.step(run.sup, fed);
   out.push(...r.events);
   let ticks = run.ticks.filter(t => t > at);
+  // What the engine judges after quiet spells: the settle window, a gesture's hold, the quiet time.
+  const quiet = run.settings.quietMs ?? DEFAULT_QUIET_MS;
   if (isSensor(fed))
-    ticks = [...new Set([...ticks, at + engine.settleMs + 1, at + engine.holdMs + 1])].sort((a, b) => a - b);
+    ticks = [...new Set([...ticks, at + engine.settleMs + 1, at + engine.holdMs + 1, at + quiet + 1])].sort(
+      (a, b) => a - b,
+    );
   return {
     ...run,
     sup: r.state,

@@ -9,7 +9,7 @@
  */
 import { Result } from '@badrap/result';
 import { INITIAL_FEN as DEFAULT_POSITION_FEN } from 'chessops/fen';
-import type { GameSettings as EngineSettings } from '../../engine/events.js';
+import { DEFAULT_QUIET_MS, type GameSettings as EngineSettings } from '../../engine/events.js';
 import {
   makeReadableTimeControl,
   makeTimeControl,
@@ -51,6 +51,8 @@ export const journalSettingsOf = (
   supervision: laws.supervision,
   timeControl: laws.timeControl,
   startFen: DEFAULT_POSITION_FEN,
+  ...(laws.alerts === 'proven' ? {} : { alerts: laws.alerts }),
+  ...(laws.quietSeconds === DEFAULT_QUIET_MS / 1000 ? {} : { quietMs: Math.round(laws.quietSeconds * 1000) }),
   ...(pairing === undefined ? {} : { pairing: journalPairingOf(pairing) }),
   ...overrides,
 });
@@ -66,6 +68,8 @@ export const engineSettingsOf = (game: string, s: GameSettings): EngineSettings 
     supervision: s.supervision,
     ...(s.startFen === DEFAULT_POSITION_FEN ? {} : { startFen: s.startFen }),
     ...(timed ? { timeControl: makeTimeControl(tc.value) } : {}),
+    ...(s.alerts === undefined ? {} : { alertGrade: s.alerts }),
+    ...(s.quietMs === undefined ? {} : { quietMs: s.quietMs }),
   };
 };
 

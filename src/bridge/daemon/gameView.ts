@@ -103,6 +103,8 @@ export const foldView = (view: GameView, e: GameEvent): GameView => {
         clocks: view.clocks === null ? null : { ...view.clocks, running: null },
       };
     case 'alert':
+    case 'alert-withdrawn':
+    case 'finding':
     case 'claim':
     case 'offer':
       return base;

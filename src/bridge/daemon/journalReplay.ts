@@ -29,7 +29,11 @@ export const describeEvent = (e: GameEvent): string => {
     case 'clock':
       return `clock white ${Math.round(e.whiteMs / 1000)} s, black ${Math.round(e.blackMs / 1000)} s, ${e.running ?? 'stopped'}`;
     case 'alert':
-      return `ALERT ${e.code} [${e.article.edition} ${e.article.article}] ${e.detail}`;
+      return `ALERT ${e.code}${e.grade ? ` (${e.grade})` : ''} [${e.article.edition} ${e.article.article}] ${e.detail}`;
+    case 'alert-withdrawn':
+      return `alert #${e.alert} (${e.code}) withdrawn: ${e.reason === 'resolved' ? 'the board shows a position of the game again' : 'its ply was taken back'}`;
+    case 'finding':
+      return `finding on ply ${e.ply}, ${e.breach ? e.grade : 'information'}, not an alert: ${e.code} [${e.article.edition} ${e.article.article}] ${e.detail}`;
     case 'claim':
       return `claim ${e.claim} by ${e.by}: ${e.status} [${e.article.edition} ${e.article.article}]`;
     case 'offer':

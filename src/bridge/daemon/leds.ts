@@ -40,10 +40,12 @@ export const ledsForEvent = (e: GameEvent): readonly LedGroup[] | undefined => {
     case 'move':
     case 'correction':
     case 'end':
+    case 'alert-withdrawn':
       return [];
     case 'clock':
     case 'claim':
     case 'offer':
+    case 'finding':
       return undefined;
   }
 };

@@ -168,6 +168,7 @@ export const makeRequestHandlers = (ctx: HandlerContext): RequestHandlers => ({
   restore_position: gameCommand(ctx, 'restore_position'),
   adjust_clocks: gameCommand(ctx, 'adjust_clocks'),
   set_result: gameCommand(ctx, 'set_result'),
+  claim: gameCommand(ctx, 'claim'),
   resync_board: async (req, meta) => {
     if (ctx.boards.get(req.board_id) === undefined) return fail(`no board ${req.board_id} on this daemon`);
     const journaled = await journalBoardRequest(ctx, req.board_id, req, meta);

@@ -103,6 +103,30 @@ export const makeEventMessage = (e: GameEvent): EventMessage => {
         code: wireAlertCode(e.code),
         ...article(e.article),
         color: e.color ?? null,
+        grade: e.grade ?? null,
+        ply: e.ply ?? null,
+        claimed: e.claimed === true,
+        detail: e.detail,
+        evidence: evidenceWire(e.evidence),
+      };
+    case 'alert-withdrawn':
+      return {
+        ...head,
+        type: 'alert_withdrawn',
+        alert: e.alert,
+        code: wireAlertCode(e.code),
+        reason: e.reason,
+      };
+    case 'finding':
+      return {
+        ...head,
+        type: 'finding',
+        ply: e.ply,
+        code: wireAlertCode(e.code),
+        ...article(e.article),
+        color: e.color,
+        grade: e.grade,
+        breach: e.breach,
         detail: e.detail,
         evidence: evidenceWire(e.evidence),
       };
@@ -165,7 +189,47 @@ export const makeAlertMessage = (e: GameEvent, ctx: AlertContext): WebAlert | un
       ...(e.color === undefined ? {} : { color: e.color }),
       detail: e.detail,
     };
-    return { ...base, code: wireAlertCode(e.code), message: e.detail, ...article(e.article), evidence };
+    return {
+      ...base,
+      ...(e.ply === undefined ? {} : { ply: e.ply }),
+      code: wireAlertCode(e.code),
+      message: e.detail,
+      ...article(e.article),
+      ...(e.grade === undefined ? {} : { grade: e.grade }),
+      ...(e.claimed === true ? { claimed: true } : {}),
+      evidence,
+    };
+  }
+  if (e.type === 'alert-withdrawn') {
+    return {
+      ...base,
+      code: wireAlertCode(e.code),
+      message:
+        e.reason === 'resolved'
+          ? 'Withdrawn: the board shows a position of the game again.'
+          : 'Withdrawn: the ply it judged was taken back.',
+      withdraws: `${e.game}-${e.alert}`,
+      reason: e.reason,
+    };
+  }
+  if (e.type === 'finding') {
+    const ev = e.evidence;
+    return {
+      ...base,
+      ply: e.ply,
+      code: wireAlertCode(e.code),
+      message: e.detail,
+      ...article(e.article),
+      finding: true,
+      grade: e.grade,
+      breach: e.breach,
+      evidence: {
+        ...(ev?.fenBefore === undefined ? {} : { fen_before: ev.fenBefore }),
+        ...(ev?.move === undefined ? {} : { move: ev.move }),
+        color: e.color,
+        detail: e.detail,
+      },
+    };
   }
   if (e.type === 'claim' && e.status === 'pending') {
     return {

@@ -60,6 +60,10 @@ export interface GameSettings {
   /** FEN of the position the game starts from. */
   readonly startFen: string;
   readonly pairing?: JournalPairing;
+  /** Which findings are alerts (engine GameSettings.alertGrade); absent: proven only. */
+  readonly alerts?: 'proven' | 'possible';
+  /** The supervisor's quiet time in ms (engine GameSettings.quietMs); absent: the default. */
+  readonly quietMs?: number;
 }
 
 export interface JournalHeader {
@@ -115,6 +119,8 @@ const HeaderSchema = Type.Object({
     supervision: Literals(SUPERVISIONS),
     timeControl: Type.String(),
     startFen: Type.String(),
+    alerts: Type.Optional(Literals(['proven', 'possible'])),
+    quietMs: Type.Optional(Type.Number({ minimum: 0 })),
     pairing: Type.Optional(
       Type.Object({ round: Type.Number(), board: Type.Number(), white: Player, black: Player }),
     ),

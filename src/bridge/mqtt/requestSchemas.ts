@@ -45,6 +45,14 @@ const request = <P extends Record<string, TSchema>>(properties: P, description: 
 
 /** PGN results an arbiter may set. */
 export const RESULTS = ['1-0', '0-1', '1/2-1/2'] as const;
+/**
+ * Claims a player makes to the arbiter, who records them: a draw by repetition or the fifty-move
+ * rule (with the intended move when it is about to happen), the opponent's flag, an illegal move
+ * (where only a claim counts), or a breach of Art. 4 on the opponent's last move (touch-move,
+ * release), which makes the board's `possible` findings on that move an alert.
+ */
+export const CLAIMS = ['threefold', 'fifty_moves', 'flag', 'illegal_move', 'art4'] as const;
+
 /** Penalties an arbiter may apply (Art. 12.9 of the Laws lists what is available). */
 export const PENALTIES = ['warning', 'add_time_to_opponent', 'deduct_time', 'game_lost'] as const;
 
@@ -140,6 +148,21 @@ export const REQUEST_SCHEMAS = {
       article: Type.Optional(Type.String({ maxLength: 16 })),
     },
     'Arbiter sets the result.',
+  ),
+  claim: request(
+    {
+      game_id: gameId,
+      color: color,
+      claim: oneOf(CLAIMS, 'What is claimed.'),
+      intended: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 16,
+          description: 'the move written down (SAN), for 9.2 / 9.3',
+        }),
+      ),
+    },
+    'The arbiter records a claim made by the player of `color` (decided by the supervisor, or left to the arbiter).',
   ),
   resync_board: request({ board_id: boardId }, 'Ask a board for a full dump and match it to its game again.'),
   clock_text: request(

@@ -12,7 +12,12 @@ import type { Chess, Square } from 'chessops';
 import { scriptFromSans, type ScriptStep } from '../../drivers/dgt/emulatorScript.js';
 import { LINK_BYTES_PER_SECOND } from '../../drivers/dgt/constants.js';
 import type { SupervisorInput } from '../../engine/events.js';
-import { FAULT_KINDS, type FaultKind, injectFaults } from '../../engine/handling/faults.js';
+import {
+  FAULT_KINDS,
+  type FaultKind,
+  TAKEBACK_STANDS_MS,
+  injectFaults,
+} from '../../engine/handling/faults.js';
 import { makeHands } from '../../engine/handling/hands.js';
 import {
   DEFAULT_RATES,
@@ -203,6 +208,10 @@ export const gameScript = (g: SimGame, options: GameScriptOptions): GameScript =
   const settleMs = options.settleMs ?? 300;
   // The window in script time that is the daemon's window in real time, with a margin.
   const scriptSettleMs = Math.ceil(settleMs * options.speed * 1.3);
+  // People's timings that the daemon judges in real time, in script time: a piece resting on its
+  // way (0.3–2 s), a taken-back position left standing (longer than the daemon's quiet time).
+  const dwellMs = [300 * options.speed, 2000 * options.speed] as const;
+  const standsMs = TAKEBACK_STANDS_MS * options.speed;
   const board = options.board === undefined ? {} : { board: options.board };
   const clockSet: ScriptStep = {
     at: 0,
@@ -251,6 +260,8 @@ export const gameScript = (g: SimGame, options: GameScriptOptions): GameScript =
           tempo: 'rapid',
           settleMs: scriptSettleMs,
           rates: AT_A_BOARD,
+          dwellMs,
+          standsMs,
         });
   const events: SupervisorInput[] =
     faulty === undefined
@@ -264,6 +275,7 @@ export const gameScript = (g: SimGame, options: GameScriptOptions): GameScript =
             settleMs: scriptSettleMs,
             tailMs: 0,
             rates: AT_A_BOARD,
+            dwellMs,
           },
         ).events
       : faulty.played;

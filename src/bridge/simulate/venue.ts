@@ -145,8 +145,11 @@ export interface SimBoard {
 }
 
 const SERIAL_BASE = 10000;
-/** Real time after a game before the board is cleared, and after the last game before play$ completes. */
-const AFTER_GAME_MS = 2000;
+/**
+ * Real time after a game before the board is cleared, and after the last game before play$
+ * completes: a result gesture is read once it has stood for the daemon's quiet time (4 s).
+ */
+const AFTER_GAME_MS = 6000;
 /** socat pairs started at once. */
 const START_BATCH = 16;
 /** Where in the first second board `i` of `n` starts (ms): the starts spread evenly over it. */

@@ -44,7 +44,11 @@ const describe = (e: GameEvent): string | undefined => {
     case 'correction':
       return `${e.game} correction from ply ${e.fromPly} (${e.reason}): ${e.moves.map(m => m.san).join(' ') || 'plies removed'}`;
     case 'alert':
-      return `${e.game} alert ${e.code} [${e.article.edition} ${e.article.article}]: ${e.detail}`;
+      return `${e.game} alert ${e.code}${e.grade ? ` (${e.grade})` : ''} [${e.article.edition} ${e.article.article}]: ${e.detail}`;
+    case 'alert-withdrawn':
+      return `${e.game} alert seq ${e.alert} (${e.code}) withdrawn: ${e.reason}`;
+    case 'finding':
+      return `${e.game} finding on ply ${e.ply} (${e.breach ? e.grade : 'information'}) ${e.code} [${e.article.edition} ${e.article.article}]: ${e.detail}`;
     case 'claim':
       return `${e.game} claim ${e.claim} by ${e.by}: ${e.status}`;
     case 'offer':

@@ -176,6 +176,18 @@ export interface WebAlert extends AlertMessage {
   readonly id?: string;
   readonly ply?: number;
   readonly evidence?: WebEvidence;
+  /** How sure an Art. 4 / Art. 7 finding is: `proven` (the board shows it) or `possible` (inferred from timing). */
+  readonly grade?: 'proven' | 'possible';
+  /** Raised on a player's claim. */
+  readonly claimed?: boolean;
+  /** A withdrawal: the id of the alert that proved wrong or out of date (the console strikes it out). */
+  readonly withdraws?: string;
+  /** Why it was withdrawn: `resolved` (the board shows the game again) or `replaced` (its ply was taken back). */
+  readonly reason?: 'resolved' | 'replaced';
+  /** Not an alert: a finding on a move (a possible breach, or information such as 4.5) for the game view. */
+  readonly finding?: boolean;
+  /** For a finding: a breach of the Laws (false: information). */
+  readonly breach?: boolean;
 }
 
 /** The response envelope (the same on MQTT and over HTTP). */

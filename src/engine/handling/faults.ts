@@ -54,6 +54,10 @@ export interface FaultOptions {
   /** The recogniser's settle window (ms, default 300). */
   readonly settleMs?: number;
   readonly rates?: Partial<HandlingRates>;
+  /** How long stops on the way rest (ms; default hands.ts DEFAULT_DWELL_MS). */
+  readonly dwellMs?: readonly [number, number];
+  /** How long the players leave a taken-back position before playing on (ms; default TAKEBACK_STANDS_MS). */
+  readonly standsMs?: number;
 }
 
 export interface FaultRun {
@@ -69,6 +73,9 @@ export interface FaultRun {
 
 /** Rook-first castling is itself an Art. 4 breach (4.4.2): the baseline handling avoids it. */
 const CLEAN: Partial<HandlingRates> = { castlingRookFirst: 0 };
+
+/** How long the players leave a taken-back position before playing on (over the recogniser's confirmMs). */
+export const TAKEBACK_STANDS_MS = 4500;
 
 /** Plies kept clear between two faults, so that each one's reports stand alone. */
 const GAP = 4;
@@ -219,7 +226,18 @@ export const injectFaults = (game: Game, options: FaultOptions): FaultRun => {
   const rates: HandlingRates = { ...DEFAULT_RATES, ...CLEAN, ...options.rates };
   const profile = TEMPOS[tempo];
   const start = game.positionAt(0);
-  const h = makeHands(rng, start.board.clone(), { settleMs, occupancy: false, tempo: profile, rates }, 0);
+  const h = makeHands(
+    rng,
+    start.board.clone(),
+    {
+      settleMs,
+      occupancy: false,
+      tempo: profile,
+      rates,
+      ...(options.dwellMs === undefined ? {} : { dwellMs: options.dwellMs }),
+    },
+    0,
+  );
   const stats = emptyStats();
   const think = (): number => Math.max(rng.int(profile.thinkMs[0], profile.thinkMs[1]), settleMs + 60);
   const kinds = options.kinds ?? FAULT_KINDS;
@@ -256,7 +274,8 @@ export const injectFaults = (game: Game, options: FaultOptions): FaultRun => {
             ply: i + 1,
             by: f.color,
             reports: [
-              { type: 'alert', code: 'illegal-position', topic: 'illegalMove' },
+              // Pressed within the quiet time: the press judges it (no alert while it may be moving).
+              { type: 'alert', code: 'illegal-position', topic: 'illegalMove', optional: true },
               { type: 'alert', code: 'illegal-move', topic: 'illegalMove' },
             ],
           });
@@ -315,6 +334,8 @@ export const injectFaults = (game: Game, options: FaultOptions): FaultRun => {
         play(positions[i + 1] as Chess, moves[i + 1] as Move);
         h.wait(think());
         restoreBoard(h, pos);
+        // The earlier position stands (a stop on the way could show it for a moment, never for long).
+        h.wait((options.standsMs ?? TAKEBACK_STANDS_MS) + rng.int(200, 2000));
         faults.push({
           kind,
           ply: i + 1,

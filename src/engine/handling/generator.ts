@@ -31,6 +31,8 @@ export interface HandlingOptions {
   readonly startAt?: number;
   /** Quiet time after the last move before the closing tick (ms, default 5000). */
   readonly tailMs?: number;
+  /** How long stops on the way rest (ms, default 300–2000: see hands.ts). */
+  readonly dwellMs?: readonly [number, number];
 }
 
 export interface HandlingRun {
@@ -58,7 +60,13 @@ export const generateHandling = (
   const hands = makeHands(
     rng,
     pos.board.clone(),
-    { settleMs, occupancy: options.occupancy ?? false, tempo: profile, rates },
+    {
+      settleMs,
+      occupancy: options.occupancy ?? false,
+      tempo: profile,
+      rates,
+      ...(options.dwellMs ? { dwellMs: options.dwellMs } : {}),
+    },
     options.startAt ?? 0,
   );
   const stats = emptyStats();

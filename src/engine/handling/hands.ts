@@ -24,6 +24,12 @@ export interface HandsOptions {
   readonly occupancy: boolean;
   readonly tempo: TempoProfile;
   readonly rates: HandlingRates;
+  /**
+   * How long a piece rests on a square on its way (a stop), ms: people set a piece down for 0.3–2 s
+   * on an intermediate square before its destination (issue patterns; reference §5.5 saw the stops,
+   * not their length). Default DEFAULT_DWELL_MS.
+   */
+  readonly dwellMs?: readonly [number, number];
 }
 
 export interface Hands {
@@ -46,6 +52,8 @@ export interface Hands {
   adjust(side: Color, gap: number): void;
   scan(): number;
   brief(): number;
+  /** How long a stop on the way lasts (the dwell). */
+  dwell(): number;
   carry(): number;
   pause(): number;
   /** An empty square next to `square`, if any (for ghosts and stray touch-downs). */
@@ -54,6 +62,9 @@ export interface Hands {
 
 /** Longest transient (a touch-down, a ghost), ms: shorter than any reply (MIN_REPLY_MS). */
 export const BRIEF_MAX_MS = 110;
+
+/** A stop on the way lasts this long by default (ms): the range people show. */
+export const DEFAULT_DWELL_MS: readonly [number, number] = [300, 2000];
 
 /** Shortest time before the opponent's first touch after a move is made, ms (human reaction). */
 export const MIN_REPLY_MS = 130;
@@ -102,6 +113,10 @@ export const makeHands = (rng: Rng, board: Board, options: HandsOptions, start =
     },
     scan: () => rng.int(3, 40),
     brief: () => rng.int(15, briefMax),
+    dwell: () => {
+      const [lo, hi] = options.dwellMs ?? DEFAULT_DWELL_MS;
+      return rng.int(lo, hi);
+    },
     carry: () => {
       if (rng.chance(options.rates.longHold)) return rng.int(1000, 4000);
       const [lo, hi] = options.tempo.carryMs;

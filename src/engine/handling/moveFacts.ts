@@ -9,7 +9,7 @@
  *   f.legalStops;   // [19]  (d3)
  */
 import type { Chess, Color, NormalMove, Piece, Role, Square } from 'chessops';
-import { between, kingCastlesTo, squareFile, squareRank } from 'chessops';
+import { SquareSet, between, kingCastlesTo, squareFile, squareRank } from 'chessops';
 import { castlingSide } from 'chessops/chess';
 import { rookCastlesTo } from 'chessops/util';
 
@@ -31,6 +31,8 @@ export interface MoveFacts {
   readonly passing: readonly Square[];
   /** Passing squares the piece could legally move to. */
   readonly legalStops: readonly Square[];
+  /** Every square the piece could legally move to (a stop beside the destination may be one). */
+  readonly dests: SquareSet;
 }
 
 const distance = (a: Square, b: Square): number =>
@@ -54,6 +56,7 @@ export const factsOf = (pos: Chess, move: NormalMove): MoveFacts => {
       rook: { from: rookFrom, to: rookCastlesTo(color, side) },
       passing: [],
       legalStops: [],
+      dests: SquareSet.empty(),
     };
   }
   const passing = [...between(move.from, move.to)].sort(
@@ -75,6 +78,7 @@ export const factsOf = (pos: Chess, move: NormalMove): MoveFacts => {
       ...promotion,
       passing,
       legalStops,
+      dests,
     };
   }
   if (piece.role === 'pawn' && move.to === pos.epSquare && squareFile(move.from) !== squareFile(move.to)) {
@@ -90,6 +94,7 @@ export const factsOf = (pos: Chess, move: NormalMove): MoveFacts => {
       captured: { square, piece: captured },
       passing,
       legalStops,
+      dests,
     };
   }
   return {
@@ -102,5 +107,6 @@ export const factsOf = (pos: Chess, move: NormalMove): MoveFacts => {
     ...promotion,
     passing,
     legalStops,
+    dests,
   };
 };

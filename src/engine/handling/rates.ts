@@ -21,8 +21,10 @@ export interface HandlingRates {
   readonly ghost: number;
   /** Quiet moves that can stop on the way (sliders, pawn double steps, knights): they do. */
   readonly stop: number;
-  /** Of the stops that could be elsewhere: a stop on a square that is not a legal move (knights). */
+  /** Of the stops on a line that offers legal ones: a stop on a square that is not a legal move. */
   readonly illegalStop: number;
+  /** Quiet moves (any piece) that rest on an empty square next to the destination first. */
+  readonly besideStop: number;
   /** Captures by a slider over two squares or more: the capturer stops on the way. */
   readonly captureStop: number;
   /** Slider moves registering on one or two passing squares (a slide). */
@@ -54,7 +56,8 @@ export const DEFAULT_RATES: HandlingRates = {
   captureVictimFirst: 7 / 35,
   ghost: 5 / 35,
   stop: 0.125,
-  illegalStop: 0.35,
+  illegalStop: 2 / 11,
+  besideStop: 0.012,
   captureStop: 2 / 35,
   slide: 0.05,
   placeBeforeLift: 0.05,

@@ -27,7 +27,10 @@ export interface Group {
 }
 
 /** The positions an explanation claims the board showed before now: the made ones but the last. */
-const claimed = (kind: Group['kind'], e: Explanation) =>
+export const claimedBy = (
+  kind: Group['kind'],
+  e: Explanation,
+): readonly Explanation['positions'][number][] =>
   kind === 'exact' ? e.positions.slice(0, -1) : e.positions.slice(0, e.made);
 
 /**
@@ -61,7 +64,7 @@ export const isSupported = (
   kind: Group['kind'],
   e: Explanation,
 ): boolean =>
-  observedAt(st, root, claimed(kind, e)) !== undefined &&
+  observedAt(st, root, claimedBy(kind, e)) !== undefined &&
   (e.residual.kind !== 'lifted' || !e.residual.squares.intersects(emptiedBySnapshot(st)));
 
 const sameMoves = (a: readonly NormalMove[], b: readonly NormalMove[]): boolean =>
@@ -97,12 +100,12 @@ export const disambiguate = (
   let pool = keeping.length > 0 ? keeping : exact;
   if (pool.length === 1) return pool[0];
   const standing = pool.filter(e =>
-    claimed('exact', e).every(p => longestDwell(st, root, p) >= st.options.minReplyMs),
+    claimedBy('exact', e).every(p => longestDwell(st, root, p) >= st.options.minReplyMs),
   );
   if (standing.length > 0) pool = standing;
   if (pool.length === 1) return pool[0];
   const seen = pool.flatMap(e => {
-    const at = observedAt(st, root, claimed('exact', e));
+    const at = observedAt(st, root, claimedBy('exact', e));
     return at ? [{ e, at: [...at, landedAt(st, root, e)] }] : [];
   });
   seen.sort((a, b) => earlier(a.at, b.at));

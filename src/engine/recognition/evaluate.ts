@@ -7,13 +7,14 @@
  *   const pressed = evaluate(st, 950, { kind: 'press', side: 'white' });
  */
 import type { Chess, Color, NormalMove, Role, Square } from 'chessops';
-import { SquareSet } from 'chessops';
+import { SquareSet, kingCastlesTo } from 'chessops';
+import { castlingSide } from 'chessops/chess';
 import { type Gesture, detectGesture, isGestureRisk, isGestureUnderway } from './gesture.js';
 import { makeSanBetween } from '../notation.js';
 import type { MismatchReason, MoveOrders, RecognitionOutput } from './outputs.js';
 import { type Pending, pendingKey } from './pending.js';
-import { type Group, chooseGroup, disambiguate, isSupported } from './choose.js';
-import { squareHistory } from './evidence.js';
+import { type Group, chooseGroup, claimedBy, disambiguate, isSupported } from './choose.js';
+import { longestDwell, observedAt, squareHistory } from './evidence.js';
 import { NO_OUTPUTS, type Step, finalizeByPress, publishLine } from './publish.js';
 import { type Explanation, type SearchOptions, explain } from './search.js';
 import { diffSquares, inferFrom } from './sensedBoard.js';
@@ -46,6 +47,7 @@ const synced = (st: RecognitionState, at: number): Step => {
     report: undefined,
     mismatchOpen: false,
     undecided: undefined,
+    awaitSetup: false,
     dirty: false,
   };
   return { state, outputs };
@@ -258,6 +260,21 @@ const decidePartial = (
   return afterPress({ state, outputs }, trigger, now, pending);
 };
 
+/** The board is judged again at the next event or tick, until it has stood `confirmMs`. */
+const waitForConfirm = (st: RecognitionState): Step => ({
+  state: { ...st, dirty: true, status: { kind: 'unsettled', held: true } },
+  outputs: NO_OUTPUTS,
+});
+
+/** Does the board show the position of an earlier ply before the anchor? */
+const isTakeback = (st: RecognitionState): boolean => {
+  for (let ply = st.anchor - 1; ply >= 0; ply--) {
+    const pos = st.game.positionView(ply);
+    if (pos && diffSquares(pos.board, st.sensed).isEmpty()) return true;
+  }
+  return false;
+};
+
 /** The latest earlier ply (before the anchor) whose position the board shows. */
 const takeback = (st: RecognitionState, now: number, trigger: Trigger): Step | undefined => {
   let found = -1;
@@ -306,6 +323,97 @@ const promotionSeen = (st: RecognitionState, square: Square, color: Color): Role
   return undefined;
 };
 
+/**
+ * Was the last move's piece lifted again from where the move put it, after it was made? Then its
+ * mover may be revising it (f7-f6 taken on to f5), and the revisions are weighed against the
+ * stories that keep it.
+ */
+const isReopened = (st: RecognitionState): boolean => {
+  const tip = st.game.length;
+  if (tip <= st.anchor) return false;
+  const last = st.game.moveAt(tip)?.move;
+  const before = st.game.positionView(tip - 1);
+  if (!last || !before || !('from' in last)) return false;
+  const side = castlingSide(before, last);
+  const to = side ? kingCastlesTo(before.turn, side) : last.to;
+  for (let j = madeIndexOf(st, tip) + 1; j < st.evidence.length; j++) {
+    const e = st.evidence[j];
+    if (e?.kind === 'square' && e.square === to && e.piece === 'empty') return true;
+  }
+  return false;
+};
+
+/**
+ * The last move's piece was lifted again: a revision the evidence supports wins over the story
+ * that keeps the move when that story has nothing made since (the piece only in hand, while the
+ * board shows the revised move complete: a capture an occupancy board sees as a refilled square),
+ * or when the board showed the revision's positions after the move was made, each standing long
+ * enough to be a position and not a transient: f6 published, the pawn then set on f5 and taken en
+ * passant is not f6 and exf6; ...Re3 published, the rook then set on d3, White's Re3 played and
+ * the rook on d3 lifted is not ...Re3 Rxe3.
+ */
+const preferRevision = (st: RecognitionState, tipChoice: Group, groups: readonly Group[]): Group => {
+  const tip = st.game.length;
+  const afterTip = madeIndexOf(st, tip);
+  for (const g of groups) {
+    if (g.root >= tip || !g.consistent || g.members.length === 0) continue;
+    const published = st.game.moveAt(g.root + 1)?.move;
+    // A story keeping the published move is the tip's own, not a revision; a half-made one counts
+    // only with every ply of it made (the side to move has started).
+    const revisions = g.members.filter(e => {
+      const first = e.path[0];
+      return (
+        first !== undefined &&
+        published !== undefined &&
+        'from' in published &&
+        !(
+          first.from === published.from &&
+          first.to === published.to &&
+          first.promotion === published.promotion
+        ) &&
+        (g.kind === 'exact' || e.made === e.path.length)
+      );
+    });
+    if (revisions.length === 0) continue;
+    if (g.kind === 'exact' && tipChoice.kind === 'partial' && tipChoice.members.every(m => m.made === 0))
+      return { ...g, members: revisions };
+    if (tipChoice.kind !== 'exact') continue;
+    const shown = revisions.filter(e => {
+      const claims = claimedBy(g.kind, e);
+      const seen = observedAt(st, g.root, claims);
+      return (
+        claims.length > 0 &&
+        seen !== undefined &&
+        (seen[0] ?? -1) > afterTip &&
+        claims.every(p => longestDwell(st, g.root, p) >= st.options.minReplyMs)
+      );
+    });
+    if (shown.length > 0) return { ...g, members: shown };
+  }
+  return tipChoice;
+};
+
+/**
+ * An exact story that needs a position the board showed only as a transient (a rook touching down
+ * on e3 for 0.1 s on its way to d3) is weaker than a half-made story from the same root whose
+ * every ply the board showed standing (...Rd3, White's Re3, then the rook on d3 lifted again to be
+ * adjusted): that one is taken, not ...Re3 Rxe3.
+ */
+const preferStanding = (st: RecognitionState, picked: Group, groups: readonly Group[]): Group => {
+  if (picked.kind !== 'exact' || !picked.consistent) return picked;
+  const stands = (p: Chess): boolean => longestDwell(st, picked.root, p) >= st.options.minReplyMs;
+  const weak = picked.members.every(e => claimedBy('exact', e).some(p => !stands(p)));
+  if (!weak) return picked;
+  const partial = groups.find(g => g.root === picked.root && g.kind === 'partial' && g.consistent);
+  const standing = (partial?.members ?? []).filter(
+    e => e.made === e.path.length && e.path.length > 0 && claimedBy('partial', e).every(stands),
+  );
+  return partial && standing.length > 0 ? { ...partial, members: standing } : picked;
+};
+
+/** Does the evidence since the anchor hold a snapshot (a re-read board, no intermediate positions)? */
+const hasSnapshot = (st: RecognitionState): boolean => st.evidence.some(e => e.kind === 'snapshot');
+
 /** Judges the board (see the module comment) at `when`: the press, or the event that ended a quiet spell. */
 export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): Step => {
   // Outputs carry the time the judgement could first be made: the end of the settle window.
@@ -313,8 +421,16 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
   const tip = st.game.length;
   const tipPos = positionAt(st, tip);
   if (diffSquares(tipPos.board, st.sensed).isEmpty()) return afterPress(synced(st, now), trigger, now);
+  // What pieces passing through could also show is acted on only once it stands (`confirmMs`).
+  const confirmed = trigger.kind === 'settle' && when - st.lastChangeAt >= st.options.confirmMs;
+  const confirmAt = st.lastChangeAt + st.options.confirmMs;
   const gesture = detectGesture(st.sensed);
-  if (gesture) return gestureEnd(st, gesture, now);
+  if (gesture) {
+    if (trigger.kind === 'press') return gestureEnd(st, gesture, now);
+    return confirmed ? gestureEnd(st, gesture, confirmAt) : waitForConfirm(st);
+  }
+  // After an arbiter's restore the board must show the restored position first.
+  if (st.awaitSetup) return afterPress(mismatch(st, now, 'unreachable', trigger), trigger, now);
   const groups: Group[] = [];
   const occupancy = st.sensed.unknown.nonEmpty();
   const pressBy = trigger.kind === 'press' ? trigger.side : undefined;
@@ -353,7 +469,9 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
     { root: tip, kind: 'exact', members: fromTip.exact, consistent: fromTip.exactConsistent },
     { root: tip, kind: 'partial', members: fromTip.partial, consistent: fromTip.partialConsistent },
   );
-  if (!groups.some(g => g.consistent && g.members.length > 0)) {
+  const tipChoice = chooseGroup(groups);
+  const reopened = isReopened(st);
+  if (!tipChoice?.consistent || reopened) {
     // Maybe a revisable move was revised (d3 became d4, Rf1 became O-O).
     for (let root = tip - 1; root >= st.anchor; root--) {
       const found = explain(positionAt(st, root), st.sensed, st.touched, from(root));
@@ -364,14 +482,27 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
       );
     }
   }
-  const found = chooseGroup(groups);
+  const picked =
+    reopened && tipChoice?.consistent ? preferRevision(st, tipChoice, groups) : chooseGroup(groups);
+  const found = picked ? preferStanding(st, picked, groups) : undefined;
+  // An explanation the evidence does not support is taken only where the board was re-read (a
+  // snapshot shows where it got to, not how) or at a press. In live play it would invent moves from
+  // pieces in the air: a capturer resting on f6 with the captured bishop already off e7 is not
+  // ...Bf6 Bxf6. The board then shows a move under way, and waits for more evidence.
+  if (found && !found.consistent && trigger.kind === 'settle' && !st.undecided && !hasSnapshot(st)) {
+    const missing = diffSquares(tipPos.board, st.sensed);
+    return { state: { ...st, dirty: false, status: { kind: 'inProgress', missing } }, outputs: NO_OUTPUTS };
+  }
   // After an undecided catch-up an explanation the evidence does not support is not taken: it
   // would guess the order (publish one of the orders, or a half-made move continuing one).
   const choice = st.undecided && found && !found.consistent ? undefined : found;
   if (choice?.kind === 'exact') return decideExact(st, choice.root, choice.members, now, trigger);
   if (choice?.kind === 'partial') return decidePartial(st, choice.root, choice.members, now, trigger);
-  const back = takeback(st, now, trigger);
-  if (back) return back;
+  if (trigger.kind === 'settle' && isTakeback(st)) {
+    if (!confirmed) return waitForConfirm(st);
+    const back = takeback(st, confirmAt, trigger);
+    if (back) return back;
+  }
   if (isGestureUnderway(st.sensed, tipPos.board)) {
     const missing = diffSquares(tipPos.board, st.sensed);
     return afterPress(

@@ -24,6 +24,13 @@ export interface RecognitionOptions {
   readonly maxPlies: number;
   /** Extra quiet time before publishing a king move onto the centre that may start a result gesture (ms). */
   readonly gestureHoldMs: number;
+  /**
+   * How long the board must stay quiet before recognition acts on what a piece passing through
+   * could also show (ms): a result gesture (a king set down next to the other on its way), a
+   * takeback (a stop that recreates an earlier position of a repetition). A press acts at once on a
+   * gesture; a takeback is never read at a press. Longer than people rest a piece (0.3–2 s).
+   */
+  readonly confirmMs: number;
   /** Role assumed for a promotion the board cannot identify (occupancy-only boards). */
   readonly promotion: Role;
   /**
@@ -42,6 +49,7 @@ export const DEFAULT_RECOGNITION: RecognitionOptions = {
   settleMs: 300,
   maxPlies: 3,
   gestureHoldMs: 2500,
+  confirmMs: 4000,
   promotion: 'queen',
   minReplyMs: 120,
   evidenceCap: 512,
@@ -93,6 +101,11 @@ export interface RecognitionState {
   readonly undecided: MoveOrders | undefined;
   /** Set once a result gesture ended the game: recognition stops. */
   readonly result: Gesture | undefined;
+  /**
+   * The arbiter restored a position the board does not show yet: nothing on the board is read as a
+   * move (it still shows the plies taken back) until it shows the restored position.
+   */
+  readonly awaitSetup: boolean;
 }
 
 /** Recognition for `game` (its moves are final), the board assumed to show its current position. */
@@ -118,6 +131,7 @@ export const startRecognition = (game: Game, options: Partial<RecognitionOptions
     mismatchOpen: false,
     undecided: undefined,
     result: undefined,
+    awaitSetup: false,
   };
 };
 

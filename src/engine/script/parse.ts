@@ -63,6 +63,7 @@ const CLAIMS: Record<string, Extract<OperatorCommand, { kind: 'claim' }>['claim'
   flag: 'flag',
   illegal: 'illegalMove',
   illegalMove: 'illegalMove',
+  art4: 'art4',
 };
 
 const RESULTS = ['1-0', '0-1', '1/2-1/2', '0-0'] as const;
@@ -199,6 +200,11 @@ const directive = (h: MutableHeader, w: readonly string[]): void => {
       h.expect = e === 'all' || e === 'noclock' ? e : fail(`unknown @expect "${e}"`);
       return;
     }
+    case '@alerts': {
+      const a = one();
+      h.alerts = a === 'proven' || a === 'possible' ? a : fail(`unknown @alerts "${a}" (proven or possible)`);
+      return;
+    }
     default:
       fail(`unknown directive "${name ?? ''}"`);
   }
@@ -249,6 +255,7 @@ export const parseScript = (text: string, file: string): Result<BoardScript, Scr
     occupancy: false,
     game: undefined,
     expect: 'noclock',
+    alerts: 'proven',
   };
   const inputs: ScriptInput[] = [];
   const expected: ExpectedEvent[] = [];

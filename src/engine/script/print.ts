@@ -1,6 +1,6 @@
 /**
  * Writing board scripts and events as text: `makeDigest` gives the one-line form of a game event
- * that expected lines are compared with (`move 3 Bc4`, `alert touch-move 4.3.1 white`), and
+ * that expected lines are compared with (`move 3 Bc4`, `alert touch-move 4.3.1 white proven`), and
  * `printScript` writes a parsed script back in its canonical form (parse(print(s)) gives s).
  *
  *   makeDigest({ type: 'end', result: '1-0', reason: 'checkmate', article: cite('E23', '5.1.1'), ... });
@@ -22,7 +22,11 @@ export const makeDigest = (e: GameEventBody): string => {
     case 'clock':
       return `clock ${e.whiteMs} ${e.blackMs} ${e.running ?? 'none'}`;
     case 'alert':
-      return `alert ${e.code} ${e.article.article}${e.color ? ` ${e.color}` : ''}`;
+      return `alert ${e.code} ${e.article.article}${e.color ? ` ${e.color}` : ''}${e.grade ? ` ${e.grade}` : ''}`;
+    case 'alert-withdrawn':
+      return `withdrawn ${e.code} ${e.reason}`;
+    case 'finding':
+      return `finding ${e.code} ${e.article.article} ${e.color} ${e.grade}${e.breach ? '' : ' information'}`;
     case 'claim':
       return `claim ${e.by} ${e.claim} ${e.status} ${e.article.article}`;
     case 'offer':
@@ -40,6 +44,7 @@ const CLAIM_WORD = {
   fiftyMoves: 'fifty',
   flag: 'flag',
   illegalMove: 'illegal',
+  art4: 'art4',
 } as const;
 
 const boardText = (board: readonly SensedContent[]): string => {
@@ -131,6 +136,7 @@ export const printScript = (s: BoardScript): string => {
   if (h.occupancy) out.push('@occupancy');
   if (h.game !== undefined) out.push(`@game ${h.game}`);
   out.push(`@expect ${h.expect}`);
+  if (h.alerts !== 'proven') out.push(`@alerts ${h.alerts}`);
   const lines: { line: number; text: string }[] = [
     ...s.inputs.map(i => ({ line: i.line, text: `${i.input.at} ${makeInputText(i.input)}` })),
     ...s.expected.map(e => ({ line: e.line, text: expectedText(e) })),

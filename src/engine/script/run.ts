@@ -7,7 +7,7 @@
  *   const runs = runScript(parseScript(text, 's01.cbs').unwrap());
  *   runs[0].failures;   // [] when the events are as expected
  */
-import type { GameEvent, GameSettings } from '../events.js';
+import { DEFAULT_QUIET_MS, type GameEvent, type GameSettings } from '../events.js';
 import { Game } from '../game.js';
 import { runSupervision, startSupervision } from '../supervisor/index.js';
 import type { Edition } from '../types.js';
@@ -24,8 +24,12 @@ export interface ScriptRun {
   readonly failures: readonly string[];
 }
 
-/** Quiet time after the last event of a script (an implicit `tick`). */
-export const QUIET_END_MS = 1000;
+/**
+ * Quiet time after the last event of a script (an implicit `tick`): longer than the supervisor's
+ * quiet time, so that what waits for a quiet board (a mate nobody pressed for, a board left wrong)
+ * is decided before the script ends.
+ */
+export const QUIET_END_MS = DEFAULT_QUIET_MS + 1000;
 
 const gameOf = (s: BoardScript): Game => {
   let game = s.header.start === undefined ? Game.standard() : Game.fromFen(s.header.start).unwrap();
@@ -43,6 +47,7 @@ export const settingsOf = (s: BoardScript, edition: Edition): GameSettings => ({
   ...(s.header.timeControl !== undefined ? { timeControl: s.header.timeControl } : {}),
   art4Mode: s.header.mode,
   occupancyOnly: s.header.occupancy,
+  ...(s.header.alerts === 'possible' ? { alertGrade: 'possible' as const } : {}),
 });
 
 const matches = (e: ExpectedEvent, digest: string, event: GameEvent): boolean => {

@@ -28,6 +28,8 @@ export interface ScriptHeader {
   readonly game: string | undefined;
   /** Clock events are compared too ('all'), or left out of the comparison ('noclock', default). */
   readonly expect: 'all' | 'noclock';
+  /** Which findings are alerts (GameSettings.alertGrade): 'proven' (default) or 'possible'. */
+  readonly alerts: 'proven' | 'possible';
 }
 
 /** One input with the line it came from. */

@@ -14,7 +14,7 @@ import type { Color, NormalMove, Position, Square } from 'chessops';
 import { kingCastlesTo, makeSquare, squareFile } from 'chessops';
 import { castlingSide } from 'chessops/chess';
 import { type ArticleTopic, type EditionProfile, citeTopic } from '../editions.js';
-import type { AlertCode } from '../events.js';
+import type { AlertCode, Grade } from '../events.js';
 import type { BoardEvent } from '../recognition/boardEvent.js';
 import type { PublishedMove } from '../recognition/outputs.js';
 import { rebase } from './rebase.js';
@@ -28,6 +28,13 @@ export interface Art4Alert {
   readonly detail: string;
   /** A breach (false: information for the arbiter, such as 4.5). */
   readonly breach: boolean;
+  /**
+   * 'proven': the board shows it beyond any handling (an own piece lifted and put back with none
+   * of the player's pieces in hand, then another moved; the rook lifted before the king, then
+   * castling). 'possible': inferred from timing, or from a piece whose hand the board cannot tell
+   * (an opponent's piece lifted and put back may be the opponent adjusting it).
+   */
+  readonly grade: Grade;
 }
 
 export interface Art4Finding {
@@ -87,6 +94,7 @@ const castlingOrder = (j: Judge, trace: TurnTrace): Art4Alert | undefined => {
     code: 'castling-order',
     topic: 'castlingRookFirst',
     breach: true,
+    grade: 'proven',
     detail: `${NAME[j.pos.turn]} touched the rook on ${sq(j.move.to)} before the king: castling on that side is not allowed on this move; the rook must be moved.`,
   };
 };
@@ -113,6 +121,7 @@ const kingAndRook = (j: Judge, trace: TurnTrace): Art4Alert | undefined => {
         code: 'touch-move',
         topic: 'castlingKingAndRook',
         breach: true,
+        grade: 'proven',
         detail: `${NAME[color]} touched the king and the rook on ${sq(rookSq)}: castling on that side was legal and had to be made.`,
       };
     }
@@ -121,6 +130,7 @@ const kingAndRook = (j: Judge, trace: TurnTrace): Art4Alert | undefined => {
         code: 'touch-move',
         topic: 'castlingIllegalKingTouched',
         breach: true,
+        grade: 'proven',
         detail: `${NAME[color]} touched the king and the rook on ${sq(rookSq)}; castling on that side is illegal, so another king move had to be made.`,
       };
     }
@@ -138,6 +148,7 @@ const promotionChoice = (j: Judge, trace: TurnTrace): Art4Alert | undefined => {
     code: 'touch-move',
     topic: 'promotionChoiceFinal',
     breach: true,
+    grade: 'proven',
     detail: `A ${first} touched ${sq(j.move.to)} first: the promotion is to a ${first}, not a ${chosen}.`,
   };
 };
@@ -168,6 +179,7 @@ const release = (j: Judge, trace: TurnTrace): Art4Alert | undefined => {
         code: 'release',
         topic: 'castlingMade',
         breach: true,
+        grade: 'possible',
         detail: `The king was released on ${sq(p.square)}: only castling on that side may complete the move.`,
       };
     }
@@ -176,6 +188,7 @@ const release = (j: Judge, trace: TurnTrace): Art4Alert | undefined => {
         code: 'release',
         topic: 'moveMade',
         breach: true,
+        grade: 'possible',
         detail: `The piece from ${sq(p.origin)} was released on ${sq(p.square)}, a legal move, and then moved on: the move was ${sq(p.origin)}-${sq(p.square)}.`,
       };
     }
@@ -187,6 +200,7 @@ const noLegalMove = (touched: readonly Touch[]): Art4Alert => ({
   code: 'touched-no-legal-move',
   topic: 'touchedPieceCannotMove',
   breach: false,
+  grade: touched.every(t => t.own) ? 'proven' : 'possible',
   detail: `The touched ${touched.map(label).join(', ')} cannot be moved or captured: any legal move may be made.`,
 });
 
@@ -222,6 +236,7 @@ const touchMove = (j: Judge, trace: TurnTrace): Art4Alert | undefined => {
       code: 'touch-move',
       topic: 'touchMoveOwn',
       breach: true,
+      grade: 'proven',
       detail: `${who} touched the ${label(req)} first, which can be moved, but moved the piece from ${sq(from)}.`,
     };
   }
@@ -233,6 +248,7 @@ const touchMove = (j: Judge, trace: TurnTrace): Art4Alert | undefined => {
       code: 'touch-move',
       topic: 'touchMoveOpponent',
       breach: true,
+      grade: 'possible',
       detail: `${who} touched the opponent's ${label(req)}, which can be captured, but did not capture it.`,
     };
   }
@@ -245,6 +261,7 @@ const touchMove = (j: Judge, trace: TurnTrace): Art4Alert | undefined => {
       code: 'touch-move',
       topic: 'touchMoveBoth',
       breach: true,
+      grade: 'possible',
       detail: `${who} touched the ${label(o1)} and the opponent's ${label(v1)}: the capture ${sq(o1.origin)}x${sq(v1.origin)} had to be made.`,
     };
   }
@@ -255,6 +272,7 @@ const touchMove = (j: Judge, trace: TurnTrace): Art4Alert | undefined => {
     code: 'touch-move',
     topic: 'touchMoveBoth',
     breach: true,
+    grade: req.own ? 'proven' : 'possible',
     detail: `${who} touched pieces of both colours; the ${label(req)} was the first that could be ${req.own ? 'moved' : 'captured'}.`,
   };
 };
@@ -307,30 +325,76 @@ export const checkArt4 = (tx: Tx, m: PublishedMove): Art4Finding | undefined => 
 };
 
 /**
- * Publishes the alerts of a finding. Returns true when the move was taken back (enforce mode):
- * the caller then stops handling it.
+ * Publishes what a finding holds, once the move is final (the press, the reply, or the end): each
+ * breach graded `proven` is an alert (and each `possible` one too where the venue opted in with
+ * `alertGrade: 'possible'`); the rest are `finding` events on the move (information such as 4.5,
+ * and possible breaches, which a claim of the opponent makes an alert). Returns true when the move
+ * was taken back (enforce mode): the caller then stops handling it.
  */
-export const publishArt4 = (tx: Tx, m: PublishedMove, f: Art4Finding | undefined): boolean => {
+export const publishArt4 = (tx: Tx, m: PublishedMove, f: Art4Finding | undefined, at: number): boolean => {
   if (!f || f.alerts.length === 0) return false;
   const { profile } = tx.st;
   const mover = positionAt(tx.st, m.ply - 1).turn;
   const onRequest = profile.moving.touchMoveEnforcement === 'onRequest';
   const fenBefore = tx.st.rec.game.fenAt(m.ply - 1);
+  const alertGrade = tx.st.settings.alertGrade ?? 'proven';
+  const evidence = { events: f.events, fenBefore, move: m.san };
+  let alerted: Art4Alert | undefined;
+  const unclaimed: Art4Alert[] = [];
   for (const a of f.alerts) {
     const article = citeTopic(profile, a.topic);
-    emitOnce(tx, `art4:${m.ply}:${m.uci}:${a.code}:${article.article}`, m.at, {
-      type: 'alert',
+    const detail =
+      onRequest && a.breach ? `${a.detail} The arbiter rules on it only if a player asks.` : a.detail;
+    if (a.breach && (a.grade === 'proven' || alertGrade === 'possible')) {
+      const before = tx.st.seq;
+      emitOnce(tx, `art4:${m.ply}:${m.uci}:${a.code}:${article.article}`, at, {
+        type: 'alert',
+        code: a.code,
+        article,
+        color: mover,
+        grade: a.grade,
+        ply: m.ply,
+        detail,
+        evidence,
+      });
+      if (tx.st.seq > before) noteAlert(tx, tx.st.seq, a.code, m.ply);
+      alerted ??= a;
+      continue;
+    }
+    emit(tx, at, {
+      type: 'finding',
+      ply: m.ply,
       code: a.code,
       article,
       color: mover,
-      detail: onRequest && a.breach ? `${a.detail} The arbiter rules on it only if a player asks.` : a.detail,
-      evidence: { events: f.events, fenBefore, move: m.san },
+      grade: a.grade,
+      breach: a.breach,
+      detail,
+      evidence,
+    });
+    if (a.breach) unclaimed.push(a);
+  }
+  if (unclaimed.length > 0) {
+    patch(tx, {
+      suspicion: { by: mover, ply: m.ply, alerts: unclaimed, events: f.events, fenBefore, move: m.san },
     });
   }
-  const breach = f.alerts.find(a => a.breach);
-  if (!breach) return false;
+  if (!alerted) return false;
   if (tx.st.mode !== 'enforce' || onRequest) {
-    patch(tx, { breach: { by: mover, code: breach.code, ply: m.ply } });
+    const t = tx.st.turnTouch;
+    if (t && t.color !== mover && t.ply >= m.ply) {
+      // Judged at the reply: the opponent has already touched a piece, so the right to claim is lost.
+      emit(tx, at, {
+        type: 'alert',
+        code: alerted.code,
+        article: citeTopic(profile, 'article4ClaimLost'),
+        color: mover,
+        ply: m.ply,
+        detail: `${NAME[t.color]} touched a piece before the breach was claimed: the right to claim ${NAME[mover]}'s breach of Art. 4 is lost.`,
+      });
+      return false;
+    }
+    patch(tx, { breach: { by: mover, code: alerted.code, ply: m.ply } });
     return false;
   }
   const game = tx.st.rec.game.truncate(m.ply - 1).unwrap();
@@ -339,6 +403,11 @@ export const publishArt4 = (tx: Tx, m: PublishedMove, f: Art4Finding | undefined
     plies: tx.st.plies.slice(0, m.ply),
     obligation: { color: mover, ply: m.ply, events: f.events, forbidden: [m.uci] },
   });
-  emit(tx, m.at, { type: 'correction', fromPly: m.ply, moves: [], reason: 'arbiter' });
+  emit(tx, at, { type: 'correction', fromPly: m.ply, moves: [], reason: 'arbiter' });
   return true;
+};
+
+/** Remembers an alert about `ply`, so that it can be withdrawn if that ply is taken back. */
+export const noteAlert = (tx: Tx, seq: number, code: AlertCode, ply: number): void => {
+  patch(tx, { plyAlerts: [...tx.st.plyAlerts, { seq, code, ply }] });
 };

@@ -14,6 +14,7 @@ import type { Color } from '../types.js';
 import { checkFlags, pressFor } from './clockFeed.js';
 import { endGame } from './ending.js';
 import { onIllegalPress, onMismatch, onPending, onPressWithoutMove, onResolved } from './illegal.js';
+import { judgeAll, judgeUpTo } from './commit.js';
 import { onTouch } from './turn.js';
 import { onCorrection, onMove } from './moves.js';
 import { onUndecided, onUndecidedPress } from './undecided.js';
@@ -36,6 +37,8 @@ const onOutput = (tx: Tx, out: RecognitionOutput): void => {
       onCorrection(tx, out);
       return;
     case 'final':
+      // The move is final (its mover's press, or the reply on top of it): it is judged now.
+      judgeUpTo(tx, out.ply, out.at);
       return;
     case 'pending':
       onPending(tx, out);
@@ -43,13 +46,19 @@ const onOutput = (tx: Tx, out: RecognitionOutput): void => {
     case 'mismatch':
       // A board several move orders reach is the arbiter's to order, never an illegal position.
       if (out.orders) {
-        if (out.trigger === 'settle') onUndecided(tx, out);
+        // After a re-read at once; in play only once the board stays so (it may be pieces moving).
+        if (out.trigger === 'settle') {
+          if (tx.st.resync) onUndecided(tx, out);
+          else patch(tx, { irregular: { out, alert: undefined } });
+        }
       } else onMismatch(tx, out);
       return;
     case 'resolved':
       onResolved(tx, out);
       return;
     case 'result': {
+      judgeAll(tx, out.at);
+      if (isOver(tx)) return;
       const winner: Color | undefined =
         out.result === '1-0' ? 'white' : out.result === '0-1' ? 'black' : undefined;
       endGame(tx, out.at, out.result, 'gesture', citeTopic(tx.st.profile, 'scoring'), winner);

@@ -132,8 +132,82 @@ const flagClaim = (tx: Tx, c: ClaimCommand): void => {
   decideFlagOf(tx, opponent, c.at, down[c.by], true);
 };
 
+/** The last ply `side` made (0: none). */
+const lastPlyOf = (tx: Tx, side: Color): number => {
+  for (let ply = tx.st.rec.game.length; ply > 0; ply--)
+    if (positionAt(tx.st, ply - 1).turn === side) return ply;
+  return 0;
+};
+
+/**
+ * A claim of the opponent's breach of Art. 4 on his last move (touch-move, release). A board
+ * cannot prove every breach (a piece resting on a legal square may still have been held): the
+ * move's `possible` findings become alerts for the arbiter, who rules (the claim is `pending`).
+ * The claim is too late once the claimant has touched a piece since that move (E97 4.6, E09 4.7,
+ * E14+ 4.8).
+ */
+const art4Claim = (tx: Tx, c: ClaimCommand): void => {
+  const { st } = tx;
+  const { profile } = st;
+  const opponent = opposite(c.by);
+  const last = lastPlyOf(tx, opponent);
+  const touched = (st.turnTouch?.color === c.by && st.turnTouch.ply >= last) || st.rec.game.length > last;
+  if (last === 0 || touched) {
+    invalid(
+      tx,
+      c,
+      citeTopic(profile, 'article4ClaimLost'),
+      last === 0
+        ? `${NAME[opponent]} has made no move.`
+        : `${NAME[c.by]} has touched a piece since ${NAME[opponent]}'s move: the right to claim is lost.`,
+    );
+    return;
+  }
+  const s = st.suspicion?.by === opponent && st.suspicion.ply === last ? st.suspicion : undefined;
+  const first = s?.alerts[0];
+  emit(tx, c.at, {
+    type: 'claim',
+    by: c.by,
+    claim: 'art4',
+    status: 'pending',
+    article: citeTopic(profile, first?.topic ?? 'touchMoveOwn'),
+    detail: s
+      ? `${NAME[c.by]} claims a breach of Art. 4 on ply ${last}; the board shows it as possible: the arbiter rules.`
+      : `${NAME[c.by]} claims a breach of Art. 4 on ply ${last}; the board shows none: the arbiter rules.`,
+  });
+  if (!s) {
+    emit(tx, c.at, {
+      type: 'alert',
+      code: 'arbiter-decision-needed',
+      article: citeTopic(profile, 'touchMoveOwn'),
+      color: opponent,
+      ply: last,
+      claimed: true,
+      detail: `${NAME[c.by]} claims a breach of Art. 4 by ${NAME[opponent]} on ply ${last}; the board shows no evidence of it.`,
+    });
+    return;
+  }
+  patch(tx, { suspicion: undefined });
+  for (const a of s.alerts) {
+    emit(tx, c.at, {
+      type: 'alert',
+      code: a.code,
+      article: citeTopic(profile, a.topic),
+      color: opponent,
+      grade: a.grade,
+      ply: s.ply,
+      claimed: true,
+      detail: a.detail,
+      evidence: { events: s.events, fenBefore: s.fenBefore, move: s.move },
+    });
+  }
+};
+
 export const onClaim = (tx: Tx, c: ClaimCommand): void => {
   switch (c.claim) {
+    case 'art4':
+      art4Claim(tx, c);
+      return;
     case 'threefold':
     case 'fiftyMoves':
       drawClaim(tx, c, c.claim);

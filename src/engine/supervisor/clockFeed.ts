@@ -25,6 +25,7 @@ import { canCheckmate } from '../helpmate.js';
 import { makeOutcome } from '../outcome.js';
 import { isLastPeriod, parseTimeControl } from '../timeControl.js';
 import { type Color, cite } from '../types.js';
+import { commitEndBefore } from './commit.js';
 import { endWith } from './ending.js';
 import { type SupervisorState, positionAt } from './state.js';
 import { type Tx, emit, emitOnce, patch } from './tx.js';
@@ -174,8 +175,10 @@ export const decideFlagOf = (
   claimed = false,
   orderKnown = true,
 ): void => {
+  if (tx.st.ended) return;
+  // A move made before the flag that ends the game stands (S60), pressed or not.
+  if (commitEndBefore(tx, at)) return;
   const st = tx.st;
-  if (st.ended) return;
   const { profile } = st;
   const pos = positionAt(st, st.rec.game.length);
   const winner = opposite(side);

@@ -13,12 +13,13 @@ import { canCheckmate } from '../helpmate.js';
 import { DECISIVE_KINDS, DRAWN_KINDS, type DecisiveKind, type DrawnKind, makeOutcome } from '../outcome.js';
 import type { ArticleRef, Color } from '../types.js';
 import { onClaim } from './claims.js';
+import { judgeAll, judgeUpTo, replacePlies } from './commit.js';
 import { addTime, adjust, emitClock, pauseOrResume } from './clockFeed.js';
 import { sanction } from './illegal.js';
 import { endGame, endWith } from './ending.js';
 import { rebase } from './rebase.js';
 import { moverOf, positionAt } from './state.js';
-import { type Tx, emit, patch } from './tx.js';
+import { type Tx, emit, isOver, patch } from './tx.js';
 
 type Arbiter = Extract<OperatorCommand, { kind: 'arbiter' }>;
 
@@ -85,7 +86,8 @@ const restore = (tx: Tx, ply: number, at: number): void => {
   if (!Number.isInteger(ply) || ply < 0 || ply > game.length) return;
   const cut = game.truncate(ply).unwrap();
   if (ply < game.length) {
-    rebase(tx, cut);
+    // The board still shows the plies taken back: it is read again once set up to the position.
+    rebase(tx, cut, { awaitSetup: true });
     patch(tx, {
       plies: tx.st.plies.slice(0, ply + 1),
       completed: { white: Math.min(tx.st.completed.white, ply), black: Math.min(tx.st.completed.black, ply) },
@@ -94,7 +96,10 @@ const restore = (tx: Tx, ply: number, at: number): void => {
       breach: undefined,
     });
     emit(tx, at, { type: 'correction', fromPly: ply + 1, moves: [], reason: 'arbiter' });
+    replacePlies(tx, ply + 1, [], at, false);
   }
+  // The plies kept are final: the arbiter restored the position after them.
+  judgeUpTo(tx, ply, at);
   const clock = tx.st.clock;
   if (clock && clock.toMove !== cut.turn) adjust(tx, at, { toMove: cut.turn });
 };
@@ -196,9 +201,18 @@ const arbiter = (tx: Tx, c: Arbiter): void => {
   }
 };
 
+/** Commands after which the moves on the board are final: a claim, a resignation, an agreement, a result. */
+const finalises = (c: OperatorCommand): boolean =>
+  c.kind === 'claim' ||
+  c.kind === 'resign' ||
+  (c.kind === 'offerReply' && c.accept) ||
+  (c.kind === 'arbiter' && c.action.type === 'setResult');
+
 /** Link and operator inputs. */
 export const onCommand = (tx: Tx, c: OperatorCommand): void => {
   if (tx.st.ended) return;
+  // The moves made before it are judged first (a mate on the board before a resignation stands).
+  if (finalises(c) && (judgeAll(tx, c.at) || isOver(tx))) return;
   switch (c.kind) {
     case 'claim':
       onClaim(tx, c);

@@ -11,23 +11,20 @@
  *   onIllegalPress(tx, 'white', 950, mismatchOutput);   // alert illegal-move 7.5.1, clock +2 min to Black
  */
 import { makeSquare, opposite } from 'chessops';
-import { makeBoardFen } from 'chessops/fen';
-import { Board } from 'chessops/board';
 import { type EditionProfile, citeTopic, illegalMoveSanction } from '../editions.js';
 import type { AlertCode, GameEventBody } from '../events.js';
 import { canCheckmate } from '../helpmate.js';
 import { makeOutcome } from '../outcome.js';
 import { isLastPeriod } from '../timeControl.js';
-import type { BoardEvent } from '../recognition/boardEvent.js';
 import type { RecognitionOutput } from '../recognition/outputs.js';
-import { type SensedBoard, pieceAt } from '../recognition/sensedBoard.js';
-import { madeIndexOf, type RecognitionState } from '../recognition/state.js';
 import type { ArticleRef, Color } from '../types.js';
 import { addTime, adjust, emitClock, pressFor } from './clockFeed.js';
 import { endWith } from './ending.js';
 import { type BoardIrregularity, classifyBoard } from './irregular.js';
 import { completeUnfinishedPromotion } from './promotion.js';
+import { attemptEvents, sensedFen } from './boardFacts.js';
 import { positionAt } from './state.js';
+import { onUndecided } from './undecided.js';
 import { type Tx, emit, emitOnce, patch } from './tx.js';
 
 type MismatchOutput = Extract<RecognitionOutput, { type: 'mismatch' }>;
@@ -35,32 +32,30 @@ type PendingOutput = Extract<RecognitionOutput, { type: 'pending' }>;
 
 const NAME: Record<Color, string> = { white: 'White', black: 'Black' };
 
-/** The board's placement as a FEN board field (unidentified pieces as their inferred identity). */
-export const sensedFen = (s: SensedBoard): string => {
-  const board = Board.empty();
-  for (const sq of s.occupied) {
-    const p = pieceAt(s, sq);
-    if (p) board.set(sq, p);
-  }
-  return makeBoardFen(board);
-};
-
-/** Board events since the game's last ply was made: the attempt now on the board. */
-export const attemptEvents = (rec: RecognitionState): readonly BoardEvent[] =>
-  rec.evidence.slice(madeIndexOf(rec, rec.game.length) + 1);
-
 const tipFen = (tx: Tx): string => tx.st.rec.game.fenAt(tx.st.rec.game.length);
 
-/** A half-made move: only an illegal one is worth an alert (castling or promotion that cannot be completed). */
+/**
+ * A half-made move: only an illegal one is worth an alert (castling or promotion that cannot be
+ * completed), and only once the board has stayed so, quiet (see Irregular): a king may be set down
+ * on g1 on its way elsewhere.
+ */
 export const onPending = (tx: Tx, out: PendingOutput): void => {
+  const p = out.pending;
+  if ((p.kind === 'castling' || p.kind === 'promotion') && !p.legal)
+    patch(tx, { irregular: { out, alert: undefined } });
+};
+
+/** The alert for an illegal half-made move (castling or promotion), published at `at`. */
+const pendingAlert = (tx: Tx, out: PendingOutput, at: number): void => {
   const p = out.pending;
   const { profile } = tx.st;
   if (p.kind === 'castling' && !p.legal) {
-    emitOnce(tx, `pending:${out.ply}:${tx.st.epoch}:${p.king}`, out.at, {
+    emitOnce(tx, `pending:${out.ply}:${tx.st.epoch}:${p.king}`, at, {
       type: 'alert',
       code: 'illegal-position',
       article: citeTopic(profile, 'castlingIllegalKingTouched'),
       color: p.color,
+      grade: 'proven',
       detail: `${NAME[p.color]}'s king stands on ${makeSquare(p.king)} but castling on that side is illegal: another king move must be made (castling on the other side if legal).`,
       evidence: {
         fenBefore: tipFen(tx),
@@ -71,11 +66,12 @@ export const onPending = (tx: Tx, out: PendingOutput): void => {
     patch(tx, { illegalShown: true });
   }
   if (p.kind === 'promotion' && !p.legal) {
-    emitOnce(tx, `pending:${out.ply}:${tx.st.epoch}:${p.to}`, out.at, {
+    emitOnce(tx, `pending:${out.ply}:${tx.st.epoch}:${p.to}`, at, {
       type: 'alert',
       code: 'illegal-position',
       article: citeTopic(profile, 'illegalMove'),
       color: p.color,
+      grade: 'proven',
       detail: `A pawn stands on ${makeSquare(p.to)}, which is not a legal promotion.`,
       evidence: { fenBefore: tipFen(tx), boardFen: sensedFen(tx.st.rec.sensed), squares: [makeSquare(p.to)] },
     });
@@ -137,9 +133,27 @@ const irregularityAlert = (
   }
 };
 
-/** A quiet board that is no position: flagged at once (pending until a press). */
+/**
+ * A quiet board that is no position. A board re-read after a gap (link back, restart, an arbiter's
+ * restore) is a board mismatch at once: that is a fact, not handling. Otherwise pieces may still be
+ * moving (a knight set down beside its square, a king carried over the board): it is held as an
+ * Irregular and becomes an alert only at a press, or once it has stayed so, quiet, for `quietMs`.
+ */
 export const onMismatch = (tx: Tx, out: MismatchOutput): void => {
   if (out.trigger === 'press') return;
+  if (tx.st.resync) {
+    const before = tx.st.seq;
+    mismatchAlert(tx, out, out.at);
+    const alert = tx.events.find(e => e.seq > before && e.type === 'alert');
+    if (alert?.type === 'alert')
+      patch(tx, { irregular: { out, alert: { seq: alert.seq, code: alert.code } } });
+    return;
+  }
+  patch(tx, { irregular: { out, alert: undefined } });
+};
+
+/** The alert for a board that is no position (what it shows, when that is more than a move in progress). */
+const mismatchAlert = (tx: Tx, out: MismatchOutput, at: number): void => {
   const { st } = tx;
   const squares = out.squares.map(makeSquare);
   const pos = positionAt(st, st.rec.game.length);
@@ -159,10 +173,11 @@ export const onMismatch = (tx: Tx, out: MismatchOutput): void => {
           article: citeTopic(st.profile, 'illegalMove'),
           detail: `The board shows no legal position after ply ${out.ply}; it becomes an illegal move if the clock is pressed.`,
         });
-  emitOnce(tx, `mismatch:${out.ply}:${st.epoch}:${alert.code}`, out.at, {
+  emitOnce(tx, `mismatch:${out.ply}:${st.epoch}:${alert.code}`, at, {
     type: 'alert',
     ...alert,
     color: irr?.kind === 'kingMissing' ? opposite(irr.color) : pos.turn,
+    ...(mismatch ? {} : { grade: 'proven' as const }),
     evidence: {
       fenBefore: tipFen(tx),
       boardFen: sensedFen(st.rec.sensed),
@@ -171,6 +186,46 @@ export const onMismatch = (tx: Tx, out: MismatchOutput): void => {
     },
   });
   patch(tx, { illegalShown: true });
+};
+
+/**
+ * The held Irregular, once the board has stayed so, quiet, for `quietMs`: published as its alert
+ * (kept so that it can be withdrawn when the board shows a position of the game again).
+ */
+export const checkIrregular = (tx: Tx, now: number, quietMs: number): void => {
+  const { st } = tx;
+  const irr = st.irregular;
+  if (!irr || st.ended) return;
+  const kind = st.rec.status.kind;
+  if (kind !== 'mismatch' && kind !== 'pending') {
+    if (st.rec.dirty) return;
+    // The board shows a position again (or pieces in hand): nothing irregular any more.
+    patch(tx, { irregular: undefined });
+    if (irr.alert)
+      emit(tx, now, {
+        type: 'alert-withdrawn',
+        alert: irr.alert.seq,
+        code: irr.alert.code,
+        reason: 'resolved',
+      });
+    return;
+  }
+  if (irr.alert || st.rec.dirty) return;
+  const due = st.rec.lastChangeAt + quietMs;
+  if (now < due) return;
+  const before = tx.st.seq;
+  const out = irr.out;
+  if (out.type === 'pending') pendingAlert(tx, out, due);
+  else if (out.orders) onUndecided(tx, out, due);
+  else mismatchAlert(tx, out, due);
+  const alert = tx.events.find(e => e.seq > before && e.type === 'alert');
+  patch(tx, {
+    irregular: {
+      out,
+      alert:
+        alert?.type === 'alert' ? { seq: alert.seq, code: alert.code } : { seq: 0, code: 'illegal-position' },
+    },
+  });
 };
 
 export const onResolved = (tx: Tx, _out: Extract<RecognitionOutput, { type: 'resolved' }>): void => {
@@ -274,6 +329,22 @@ const illegalAlert = (
 export const onIllegalPress = (tx: Tx, side: Color, at: number, out: MismatchOutput): void => {
   const { st } = tx;
   const { profile } = st;
+  // The press judges the board now: nothing is held for the quiet time any more.
+  if (st.irregular && !st.irregular.alert) patch(tx, { irregular: undefined });
+  if (st.resync) {
+    // The board was re-read (link back, a restart, an arbiter's restore) and does not show the
+    // game yet: nothing on it is judged (no illegal move, no penalty, no result) until it does.
+    // The arbiter has the mismatch; the clock passes on as for a move.
+    const before = tx.st.seq;
+    mismatchAlert(tx, out, at);
+    const alert = tx.events.find(e => e.seq > before && e.type === 'alert');
+    if (alert?.type === 'alert')
+      patch(tx, { irregular: { out, alert: { seq: alert.seq, code: alert.code } } });
+    // The game went on meanwhile (a lost link, a restart): the clock passes on as for a move; while
+    // the board is being set up to a restored position, presses move nothing.
+    if (!st.rec.awaitSetup) pressFor(tx, side, at);
+    return;
+  }
   if (st.rec.game.turn !== side) {
     // The presser's move stands; the board went wrong afterwards (a king captured, pieces moved).
     const irr = classifyBoard(positionAt(st, st.rec.game.length), positionAt(st, 0), st.rec.sensed);

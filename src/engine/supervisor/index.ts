@@ -18,9 +18,11 @@ import { startRecognition } from '../recognition/state.js';
 import { boardStep } from './board.js';
 import { applyReading, checkFlags, makeClockModel, startIfNeeded } from './clockFeed.js';
 import { onCommand, onLink } from './commands.js';
+import { commitQuiet, quietMsOf } from './commit.js';
+import { checkIrregular } from './illegal.js';
 import { startPlies, syncPlies } from './plies.js';
 import type { SupervisorOptions, SupervisorState } from './state.js';
-import { openTx, patch } from './tx.js';
+import { type Tx, openTx, patch } from './tx.js';
 
 export type { SupervisorOptions, SupervisorState } from './state.js';
 
@@ -50,6 +52,8 @@ export const startSupervision = (
   const game = options.game ?? startGame(settings);
   const recOptions = {
     ...(settings.occupancyOnly ? { occupancyOnly: true } : {}),
+    // Gestures and takebacks are read after the same quiet time as the supervisor's decisions.
+    ...(settings.quietMs !== undefined ? { confirmMs: settings.quietMs } : {}),
     ...options.recognition,
   };
   const rec = startRecognition(game, recOptions);
@@ -87,8 +91,21 @@ export const startSupervision = (
     alerted: new Set(),
     linkLost: false,
     ended: undefined,
+    pressSeen: false,
+    judged: game.length,
+    unjudged: [],
+    plyAlerts: [],
+    suspicion: undefined,
+    irregular: undefined,
   };
   return { state, events: [] };
+};
+
+/** What waits for a quiet board: a move that ends the game (or any, without a clock), a board that is no position. */
+const afterQuiet = (tx: Tx, at: number): void => {
+  if (tx.st.ended) return;
+  commitQuiet(tx, at);
+  checkIrregular(tx, at, quietMsOf(tx));
 };
 
 /** Advances the supervision by one input. */
@@ -102,7 +119,14 @@ export const superviseStep = (state: SupervisorState, input: SupervisorInput): S
     case 'press':
     case 'adjust':
     case 'tick':
+      if (input.kind !== 'tick') {
+        // The board as it stood until now is judged first: what waited for a quiet spell is
+        // decided as of this instant, before the event changes the board.
+        boardStep(tx, { kind: 'tick', at });
+        afterQuiet(tx, at);
+      }
       if (input.kind === 'snapshot') patch(tx, { resync: true });
+      if (input.kind === 'press' && !tx.st.pressSeen) patch(tx, { pressSeen: true });
       boardStep(tx, input);
       break;
     case 'clock':
@@ -127,6 +151,7 @@ export const superviseStep = (state: SupervisorState, input: SupervisorInput): S
       onCommand(tx, input);
       break;
   }
+  afterQuiet(tx, at);
   return { state: tx.st, events: tx.events };
 };
 

@@ -1,22 +1,20 @@
 /**
  * Published moves and corrections: each recognised move becomes a `move` event with its clock,
- * each revision a `correction`; the rules state follows (plies.ts) and an automatic ending of the
- * new position (mate, stalemate, dead position, fivefold, 75 moves) ends the game, provided the
- * move obeyed Art. 4 where the edition requires it (E14+ 5.1.1 / 5.2: Art. 3 and 4.2-4.7).
+ * each revision a `correction`; the rules state follows (plies.ts). A move is judged (Art. 4, and
+ * an automatic ending of its position) only once it is final: commit.ts.
  *
  *   onMove(tx, out);          // out: a recognition 'move' output
  *   onCorrection(tx, out);    // out: a recognition 'correction' output
  */
 import type { MoveEventBody } from '../events.js';
 import type { PublishedMove, RecognitionOutput } from '../recognition/outputs.js';
-import { type Art4Finding, checkArt4, publishArt4 } from './art4.js';
 import { adjust, clocksAt } from './clockFeed.js';
 import { citeTopic } from '../editions.js';
-import { endWith } from './ending.js';
+import { beforeMoveOnTop, endsGame, holdMove, judgeUpTo, replacePlies } from './commit.js';
 import { afterMoveMade } from './pending.js';
 import { syncPlies } from './plies.js';
 import { rebase } from './rebase.js';
-import { type Tx, emit, patch } from './tx.js';
+import { type Tx, emit, isOver, patch } from './tx.js';
 
 type CorrectionOutput = Extract<RecognitionOutput, { type: 'correction' }>;
 
@@ -40,14 +38,6 @@ const bodyOf = (tx: Tx, m: PublishedMove): MoveEventBody => {
   };
 };
 
-/** Ends the game if the position after `ply` ends it by itself and the move may end it. */
-const automaticEnd = (tx: Tx, ply: number, at: number, art4: Art4Finding | undefined): void => {
-  const end = tx.st.plies[ply]?.status.end;
-  if (!end || tx.st.ended) return;
-  if (art4?.breach && tx.st.profile.moving.gameEndRequiresArticle4) return;
-  endWith(tx, at, end);
-};
-
 /** A move taken back under an Art. 4 duty, seen again on the board: not accepted (enforce mode). */
 const isForbidden = (tx: Tx, m: PublishedMove): boolean => {
   const ob = tx.st.obligation;
@@ -60,13 +50,13 @@ export const onMove = (tx: Tx, m: PublishedMove): void => {
     rebase(tx, tx.st.rec.game.truncate(m.ply - 1).unwrap());
     return;
   }
+  // A move on top of a position that ends the game proves it final: the game may end there.
+  beforeMoveOnTop(tx, m.ply, m.at);
+  if (tx.st.ended) return;
   syncTo(tx, m.ply, new Map([[m.ply, m.at]]));
   emit(tx, m.at, { type: 'move', ...bodyOf(tx, m) });
-  const art4 = checkArt4(tx, m);
-  if (publishArt4(tx, m, art4)) return;
-  if (tx.st.obligation?.ply === m.ply) patch(tx, { obligation: undefined });
+  holdMove(tx, m);
   afterMoveMade(tx, m);
-  automaticEnd(tx, m.ply, m.at, art4);
 };
 
 /** After plies from `fromPly` were removed: completions forgotten, the clock of the side to move running. */
@@ -82,14 +72,20 @@ const afterCut = (tx: Tx, fromPly: number, at: number): void => {
 
 /** Published plies replaced from `fromPly` (a revision, takeback or gesture: never a branch). */
 export const onCorrection = (tx: Tx, out: CorrectionOutput): void => {
+  beforeMoveOnTop(tx, out.fromPly, out.at);
+  if (tx.st.ended) return;
   syncTo(tx, out.fromPly - 1 + out.moves.length, new Map(out.moves.map(m => [m.ply, m.at])));
+  // The new line stops at a position that ends the game: a move on top of it proves it final.
+  const stop = out.moves.findIndex((m, i) => i < out.moves.length - 1 && endsGame(tx, m.ply));
+  const moves = stop < 0 ? out.moves : out.moves.slice(0, stop + 1);
   emit(tx, out.at, {
     type: 'correction',
     fromPly: out.fromPly,
-    moves: out.moves.map(m => bodyOf(tx, m)),
+    moves: moves.map(m => bodyOf(tx, m)),
     reason: out.reason,
   });
   afterCut(tx, out.fromPly, out.at);
+  replacePlies(tx, out.fromPly, moves, out.at, true);
   if (out.reason === 'takeback') {
     // Only the arbiter reinstates a position (7.5.1, 7.6): the players' takeback is for him to confirm.
     emit(tx, out.at, {
@@ -100,12 +96,15 @@ export const onCorrection = (tx: Tx, out: CorrectionOutput): void => {
       detail: `The board shows the position after ply ${out.fromPly - 1} again (${out.confidence === 'repeated' ? 'the latest of several plies with that position' : 'a unique match'}): plies from ${out.fromPly} are taken back.`,
     });
   }
-  let last: Art4Finding | undefined;
-  for (const m of out.moves) {
-    last = checkArt4(tx, m);
-    if (publishArt4(tx, m, last)) return;
+  for (const m of moves) afterMoveMade(tx, m);
+  const end = moves[stop];
+  if (!end) return;
+  judgeUpTo(tx, end.ply, out.at);
+  // The ending did not stand (E14+: the move broke Art. 4): the rest of the line is published.
+  for (const m of out.moves.slice(stop + 1)) {
+    if (isOver(tx) || tx.st.rec.game.length < m.ply) return;
+    emit(tx, m.at, { type: 'move', ...bodyOf(tx, m) });
+    holdMove(tx, m);
     afterMoveMade(tx, m);
   }
-  const tip = out.moves[out.moves.length - 1];
-  if (tip) automaticEnd(tx, tip.ply, tip.at, last);
 };

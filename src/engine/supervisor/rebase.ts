@@ -11,7 +11,7 @@ import { diffSquares } from '../recognition/sensedBoard.js';
 import { startRecognition } from '../recognition/state.js';
 import { type Tx, patch } from './tx.js';
 
-export const rebase = (tx: Tx, game: Game): void => {
+export const rebase = (tx: Tx, game: Game, options: { readonly awaitSetup?: boolean } = {}): void => {
   const old = tx.st.rec;
   const fresh = startRecognition(game, old.options);
   const tip = game.positionsView()[game.length];
@@ -32,6 +32,7 @@ export const rebase = (tx: Tx, game: Game): void => {
       status: { kind: 'mismatch', squares, reason: 'unreachable' },
       report: `mismatch:unreachable:${squares.lo}:${squares.hi}`,
       mismatchOpen: true,
+      awaitSetup: options.awaitSetup === true,
     },
   });
 };

@@ -11,8 +11,10 @@
 import type { Position } from 'chessops';
 import type { ClockState } from '../clock.js';
 import type { EditionProfile } from '../editions.js';
-import type { AlertCode, GameSettings } from '../events.js';
+import type { ArticleTopic } from '../editions.js';
+import type { AlertCode, GameSettings, Grade } from '../events.js';
 import type { BoardEvent } from '../recognition/boardEvent.js';
+import type { PublishedMove, RecognitionOutput } from '../recognition/outputs.js';
 import type { RecognitionOptions, RecognitionState } from '../recognition/state.js';
 import type { PlyStatus, RulesState } from '../status.js';
 import type { ArticleRef, ByColor, Color } from '../types.js';
@@ -82,6 +84,32 @@ export interface Ended {
   readonly at: number;
 }
 
+/** A breach graded `possible` on a player's last move, which the opponent may still claim (Art. 4.8). */
+export interface Suspicion {
+  readonly by: Color;
+  readonly ply: number;
+  readonly alerts: readonly {
+    readonly code: AlertCode;
+    readonly topic: ArticleTopic;
+    readonly detail: string;
+    readonly grade: Grade;
+  }[];
+  readonly events: readonly BoardEvent[];
+  readonly fenBefore: string;
+  readonly move: string;
+}
+
+/**
+ * A board that is no position (or a half-made move that cannot be completed) seen at a quiet
+ * moment: not an alert while pieces may still be moving; it becomes one at a press, or once the
+ * board has stayed so, quiet, for `irregularQuietMs`. `alert` once published (withdrawn when the
+ * board shows a position of the game again).
+ */
+export interface Irregular {
+  readonly out: Extract<RecognitionOutput, { type: 'mismatch' } | { type: 'pending' }>;
+  readonly alert: { readonly seq: number; readonly code: AlertCode } | undefined;
+}
+
 export interface SupervisorOptions {
   /** Options of the recogniser (settle window, tracker reach, ...). */
   readonly recognition: Partial<RecognitionOptions>;
@@ -129,6 +157,22 @@ export interface SupervisorState {
   readonly alerted: ReadonlySet<string>;
   readonly linkLost: boolean;
   readonly ended: Ended | undefined;
+  /** A clock press has been seen in this game (a game with a clock, even without a time control). */
+  readonly pressSeen: boolean;
+  /**
+   * Plies up to this one are judged (Art. 4 findings published, automatic endings decided): a move
+   * is judged once it is final (its mover's press, the opponent's reply, the end of the game, or a
+   * quiet board for a move that ends the game), never on a provisional reading.
+   */
+  readonly judged: number;
+  /** The published moves not yet judged (plies judged+1 …, as last published). */
+  readonly unjudged: readonly PublishedMove[];
+  /** Alerts about plies (Art. 4), withdrawn if their ply is taken back. */
+  readonly plyAlerts: readonly { readonly seq: number; readonly code: AlertCode; readonly ply: number }[];
+  /** The last possible (unproven) Art. 4 breach, claimable by the opponent. */
+  readonly suspicion: Suspicion | undefined;
+  /** A board that is no position, not yet an alert (see Irregular). */
+  readonly irregular: Irregular | undefined;
 }
 
 /** The position after `ply`, from the recognised game. */

@@ -15,6 +15,7 @@ import type { AlertCode } from '../events.js';
 import type { BoardEvent } from '../recognition/boardEvent.js';
 import type { RecognitionState } from '../recognition/state.js';
 import type { Color } from '../types.js';
+import { noteAlert } from './art4.js';
 import { positionAt } from './state.js';
 import { type Tx, emit, patch } from './tx.js';
 
@@ -79,6 +80,7 @@ export const onTouch = (
   }
   if (breach && breach.by !== color) {
     patch(tx, { breach: undefined });
+    noteAlert(tx, tx.st.seq + 1, breach.code as AlertCode, breach.ply);
     emit(tx, e.at, {
       type: 'alert',
       code: breach.code as AlertCode,

@@ -13,7 +13,7 @@ import { citeTopic } from '../editions.js';
 import type { RecognitionOutput } from '../recognition/outputs.js';
 import type { Color } from '../types.js';
 import { pressFor } from './clockFeed.js';
-import { attemptEvents, sensedFen } from './illegal.js';
+import { attemptEvents, sensedFen } from './boardFacts.js';
 import { positionAt } from './state.js';
 import { type Tx, emitOnce, patch } from './tx.js';
 

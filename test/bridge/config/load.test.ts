@@ -65,6 +65,8 @@ describe('defaults and freezing', () => {
       gameType: 'standard',
       supervision: 'full',
       timeControl: '90m/40 + 30m, +30s',
+      alerts: 'proven',
+      quietSeconds: 4,
     });
     expect(c.mqtt.url).toBeUndefined();
     expect(c.mqtt.broker).toEqual({ host: '127.0.0.1', port: 1883, wsPort: 9001 });

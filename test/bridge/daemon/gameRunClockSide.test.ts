@@ -5,6 +5,7 @@
  * move", Art. 7.5.3), and a replay of the journal (a restarted daemon) learns the same.
  */
 import { describe, expect, it } from 'vitest';
+import { publishedSans } from '../../../src/engine/supervisor/record.js';
 import { engineSupervisor } from '../../../src/bridge/daemon/engine.js';
 import { replayGameRun, startGameRun, stepGameRun } from '../../../src/bridge/daemon/gameRun.js';
 import type { JournalRecord } from '../../../src/bridge/journal/index.js';
@@ -61,7 +62,7 @@ describe('a game started while the previous gameâ€™s clock still runs on Blackâ€
   it('charges every press to the player who made it: the moves, no alert, the clock of the side to move', () => {
     const records = journal();
     const events = live(records);
-    expect(events.filter(e => e.type === 'move').map(e => e.san)).toEqual(SANS);
+    expect(publishedSans(events)).toEqual(SANS);
     expect(events.filter(e => e.type === 'alert')).toEqual([]);
     // The clock as published: White's time runs first, then each press hands over to the opponent.
     const running = events.flatMap(e => (e.type === 'clock' && e.running !== undefined ? [e.running] : []));

@@ -114,6 +114,7 @@ describe('parseRequest', () => {
         'adjust_clocks',
         'apply_penalty',
         'bind_board',
+        'claim',
         'clock_text',
         'reject_claim',
         'restore_position',

@@ -154,6 +154,9 @@ export const playBusOnPty = async (
         await flush('before the unplug');
         const lost = addresses.map(a => links(a, 'lost'));
         const connected = addresses.map(a => links(a, 'connected'));
+        // The boards' end is closed with the cable: bus boards send nothing by themselves, so the
+        // emulator would otherwise only notice the dead line at its next write, perhaps never.
+        await host.runner.stop();
         await host.pair.stop();
         await waiter.until(() => addresses.every((a, k) => links(a, 'lost') > lost[k]!), 'every board lost');
         // Moves go on while the line is out; a press then is unseen (the clock is read over it too).
@@ -167,7 +170,10 @@ export const playBusOnPty = async (
           if (during.e.kind === 'press')
             pressesUnplugged.set(during.address, (pressesUnplugged.get(during.address) ?? 0) + 1);
         }
+        // The whole time out passes (with or without changes on the boards meanwhile).
+        clock.t = Math.max(clock.t, until);
         await host.pair.start();
+        host.runner.start();
         trackPid(host.pair);
         await waiter.until(
           () => addresses.every((a, k) => links(a, 'connected') > connected[k]!),

@@ -65,6 +65,8 @@ const digest = (e: GameEvent): string | undefined => {
       return `${e.type} ${e.by}`;
     case 'move':
     case 'clock':
+    case 'alert-withdrawn':
+    case 'finding':
       return undefined;
   }
 };

@@ -23,7 +23,7 @@ describe('board tracker: jumps of the board', () => {
       name: 'takeback to the start after two completed moves',
       source: 'issue: a takeback to any earlier ply',
       moves: 'e4 e5',
-      script: `0 snapshot ${START}; 1000 tick`,
+      script: `0 snapshot ${START}; 5000 tick`,
       expected: ['correction 1 - (takeback)'],
       sans: '',
     },
@@ -31,7 +31,7 @@ describe('board tracker: jumps of the board', () => {
       name: 'takeback of one ply, pieces moved back by hand',
       source: 'issue: an arbiter restored an earlier position',
       moves: 'e4 e5 Nf3',
-      script: '0 f3 -; 200 g1 N; 1000 tick',
+      script: '0 f3 -; 200 g1 N; 5000 tick',
       expected: ['correction 3 - (takeback)'],
       sans: 'e4 e5',
     },
@@ -128,7 +128,7 @@ describe('board tracker: jumps of the board', () => {
 
   it('a takeback to a repeated position goes to the latest such ply and says so', () => {
     // Reference §13.9 knight shuffle: the start position recurs after 4 plies.
-    const r = recognise(`0 snapshot ${START}; 1000 tick`, { moves: 'Nf3 Nf6 Ng1 Ng8 e4' });
+    const r = recognise(`0 snapshot ${START}; 5000 tick`, { moves: 'Nf3 Nf6 Ng1 Ng8 e4' });
     const c = r.outputs.find(o => o.type === 'correction');
     expect(c?.type === 'correction' && [c.fromPly, c.reason, c.confidence]).toEqual([
       5,
@@ -183,32 +183,34 @@ describe('board tracker: jumps of the board', () => {
 });
 
 describe('result gestures: both kings on the centre squares are results, never moves', () => {
+  // A gesture is read once the board has shown it, quiet, for confirmMs (4 s): a king set down
+  // beside the other on its way is no result.
   /** Kings far from the centre; e4, d5 light, d4, e5 dark. */
   const KINGS = '4k3/8/8/8/8/8/8/4K3 w - - 0 1';
   const cases: readonly { name: string; source: string; script: string; fen?: string; result: string }[] = [
     {
       name: 'both on light squares: White won',
       source: 'data/sensor README (lila #11783)',
-      script: '0 e1 -; 100 e4 K; 500 e8 -; 700 d5 k; 2000 tick',
+      script: '0 e1 -; 100 e4 K; 500 e8 -; 700 d5 k; 5000 tick',
       result: '1-0',
     },
     {
       name: 'both on dark squares: Black won',
       source: 'data/sensor README (lila #11783)',
-      script: '0 e1 -; 100 d4 K; 500 e8 -; 700 e5 k; 2000 tick',
+      script: '0 e1 -; 100 d4 K; 500 e8 -; 700 e5 k; 5000 tick',
       result: '0-1',
     },
     {
       name: 'one light, one dark: a draw',
       source: 'data/sensor README (picochess #263)',
-      script: '0 e1 -; 100 e4 K; 500 e8 -; 700 e5 k; 2000 tick',
+      script: '0 e1 -; 100 e4 K; 500 e8 -; 700 e5 k; 5000 tick',
       result: '1/2-1/2',
     },
     {
       name: 'other pieces removed from the centre first (the ritual)',
       source: 'issue: result rituals remove other pieces from the centre before the kings are placed',
       fen: '4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1',
-      script: '0 e4 -; 300 d5 -; 900 e1 -; 1100 e4 K; 1800 e8 -; 2000 d5 k; 4000 tick',
+      script: '0 e4 -; 300 d5 -; 900 e1 -; 1100 e4 K; 1800 e8 -; 2000 d5 k; 6000 tick',
       result: '1-0',
     },
   ];
@@ -221,7 +223,7 @@ describe('result gestures: both kings on the centre squares are results, never m
 
   it('a king that stood next to the centre and stepped onto it legally is held back, then becomes part of the gesture', () => {
     // Issue: "never a move, even when a king stood next to the centre". Ke4 is legal here.
-    const r = recognise('0 e3 -; 200 e4 K; 1200 d6 -; 1500 d5 k; 3000 tick', {
+    const r = recognise('0 e3 -; 200 e4 K; 1200 d6 -; 1500 d5 k; 6000 tick', {
       fen: '8/8/3k4/8/8/4K3/8/8 w - - 0 1',
     });
     expect(summarise(r.outputs)).toEqual(['result 1-0']);
@@ -249,7 +251,7 @@ describe('result gestures: both kings on the centre squares are results, never m
     /** After 46... e2: White's queen on c4, kings on a2 and e7. */
     const QUEEN = '8/P1p1k1p1/7p/6bP/1PQ3P1/8/K1Prp3/8 w - - 0 47';
     /** Qe4 placed at 5, then the gesture: queen off e4, White's king to d5, Black's king to e4 (1-0). */
-    const gesture = '3000 e4 -; 3400 a2 -; 3900 d5 K; 4500 e7 -; 5000 e4 k; 7000 tick';
+    const gesture = '3000 e4 -; 3400 a2 -; 3900 d5 K; 4500 e7 -; 5000 e4 k; 10000 tick';
     const cases: readonly { name: string; press: string }[] = [
       { name: 'pressed by its mover', press: '10 press w;' },
       { name: 'pressed, the press read as the opponent’s', press: '10 press b;' },
@@ -263,7 +265,7 @@ describe('result gestures: both kings on the centre squares are results, never m
     });
 
     it('Qe4+ pressed, the gesture starting within the settle window: the press made it', () => {
-      const quick = '40 e4 -; 90 a2 -; 150 d5 K; 220 e7 -; 280 e4 k; 2000 tick';
+      const quick = '40 e4 -; 90 a2 -; 150 d5 K; 220 e7 -; 280 e4 k; 5000 tick';
       const r = recognise(`0 c4 -; 5 e4 Q; 10 press w; ${quick}`, { fen: QUEEN });
       expect(sansOf(r)).toBe('Qe4+');
       expect(r.outputs.at(-1)).toMatchObject({ type: 'result', result: '1-0', ply: 1 });
@@ -273,7 +275,7 @@ describe('result gestures: both kings on the centre squares are results, never m
       // Kf3-e4, pressed; then Black's king goes to d5 beside it: 1-0, Ke4 stays.
       const fen = '8/5k2/6p1/8/rp3B2/1Nb2KP1/P3R3/8 w - - 0 55';
       for (const press of ['press w', 'press b']) {
-        const r = recognise(`0 f3 -; 5 e4 K; 10 ${press}; 3000 f7 -; 3600 d5 k; 5000 tick`, { fen });
+        const r = recognise(`0 f3 -; 5 e4 K; 10 ${press}; 3000 f7 -; 3600 d5 k; 8000 tick`, { fen });
         expect(sansOf(r)).toBe('Ke4');
         expect(r.outputs.filter(o => o.type === 'correction')).toEqual([]);
         expect(r.outputs.at(-1)).toMatchObject({ type: 'result', result: '1-0', ply: 1 });

@@ -63,7 +63,7 @@ describe('supervisor reducer', () => {
   });
 
   it('advise mode (S07): the breach is an alert, the move stands', () => {
-    expect(digests(run(S07))).toEqual(['move 1 e4', 'alert touch-move 4.3.1 white']);
+    expect(digests(run(S07))).toEqual(['move 1 e4', 'alert touch-move 4.3.1 white proven']);
   });
 
   it('enforce mode (S07): the move is taken back, not accepted again, and the knight move is', () => {
@@ -72,7 +72,7 @@ describe('supervisor reducer', () => {
     );
     expect(digests(run(inputs, { art4Mode: 'enforce' }))).toEqual([
       'move 1 e4',
-      'alert touch-move 4.3.1 white',
+      'alert touch-move 4.3.1 white proven',
       'correction 1 arbiter',
       'move 1 Nf3',
     ]);

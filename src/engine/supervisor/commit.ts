@@ -1,0 +1,149 @@
+/**
+ * Judging at the commit point. A recognised move stays revisable while pieces may still be moving:
+ * d3 on the way to d4, Rd1 on the way to Rf1, a rook's stop before it captures. So its Art. 4
+ * findings, and an automatic ending of its position (mate, stalemate, dead position, fivefold, 75
+ * moves), are decided only once the move is final: its mover's press, the opponent's reply made on
+ * top of it, the end of the game, or, for a move that ends the game, the board left quiet on it for
+ * `quietMs` (nobody presses a clock after mate in a game without one). Nothing provisional is
+ * judged, so nothing provisional is ever an alert.
+ *
+ *   holdMove(tx, published);          // at publication: waits
+ *   judgeUpTo(tx, 7, 12_400);         // ply 7 final (press): its alerts or findings, its ending
+ */
+import type { PublishedMove } from '../recognition/outputs.js';
+import { DEFAULT_QUIET_MS } from '../events.js';
+import { diffSquares, isRemovalOnly } from '../recognition/sensedBoard.js';
+import { type Art4Finding, checkArt4, publishArt4 } from './art4.js';
+import { endWith } from './ending.js';
+import { positionAt } from './state.js';
+import { type Tx, emit, patch } from './tx.js';
+
+/** The quiet time after which the daemon acts on a board without a press (GameSettings.quietMs). */
+export const quietMsOf = (tx: Tx): number => tx.st.settings.quietMs ?? DEFAULT_QUIET_MS;
+
+/** A newly published move waits for its judgement (it replaces a waiting move of the same ply). */
+export const holdMove = (tx: Tx, m: PublishedMove): void => {
+  patch(tx, { unjudged: [...tx.st.unjudged.filter(u => u.ply < m.ply), m] });
+};
+
+/** Withdraws the alerts about plies from `fromPly` on (they were taken back). */
+export const withdrawPlyAlerts = (tx: Tx, fromPly: number, at: number): void => {
+  const gone = tx.st.plyAlerts.filter(a => a.ply >= fromPly);
+  if (gone.length === 0) return;
+  patch(tx, { plyAlerts: tx.st.plyAlerts.filter(a => a.ply < fromPly) });
+  for (const a of gone)
+    emit(tx, at, { type: 'alert-withdrawn', alert: a.seq, code: a.code, reason: 'replaced' });
+};
+
+/**
+ * Plies from `fromPly` replaced by `moves` (a correction, a takeback, an arbiter's restore): the
+ * replaced plies' waiting moves are dropped, judged ones are forgotten; with `withdraw`, the alerts
+ * about them are withdrawn (a takeback the board tracker found: those plies may never have been).
+ */
+export const replacePlies = (
+  tx: Tx,
+  fromPly: number,
+  moves: readonly PublishedMove[],
+  at: number,
+  withdraw: boolean,
+): void => {
+  const { st } = tx;
+  // Alerts exist only about judged plies: a correction reaching them takes those plies back.
+  withdraw &&= fromPly <= st.judged;
+  patch(tx, {
+    unjudged: [...st.unjudged.filter(u => u.ply < fromPly), ...moves],
+    judged: Math.min(st.judged, fromPly - 1),
+    suspicion: st.suspicion && st.suspicion.ply >= fromPly ? undefined : st.suspicion,
+    breach: st.breach && st.breach.ply >= fromPly ? undefined : st.breach,
+  });
+  if (withdraw) withdrawPlyAlerts(tx, fromPly, at);
+};
+
+/** Ends the game if the position after `ply` ends it by itself and the move may end it. */
+const automaticEnd = (tx: Tx, ply: number, at: number, art4: Art4Finding | undefined): void => {
+  const end = tx.st.plies[ply]?.status.end;
+  if (!end || tx.st.ended) return;
+  // Only a proven breach keeps the position from ending the game (E14+ 5.1.1): an inferred one is
+  // the arbiter's to weigh, never a decision of the daemon's.
+  const proven = art4?.alerts.some(a => a.breach && a.grade === 'proven') ?? false;
+  if (proven && tx.st.profile.moving.gameEndRequiresArticle4) return;
+  endWith(tx, at, end);
+};
+
+/**
+ * Judges every waiting move up to `ply`, in order, at `at`: its Art. 4 findings (alerts when proven,
+ * findings otherwise), then an automatic ending of its position. Returns true when enforce mode
+ * took a move back (the recogniser is then on another line).
+ */
+export const judgeUpTo = (tx: Tx, ply: number, at: number): boolean => {
+  for (;;) {
+    const u = tx.st.unjudged[0];
+    if (!u || u.ply > ply || tx.st.ended) return false;
+    patch(tx, { unjudged: tx.st.unjudged.slice(1), judged: u.ply });
+    if (u.ply > tx.st.rec.game.length) continue;
+    const f = checkArt4(tx, u);
+    if (publishArt4(tx, u, f, at)) return true;
+    if (tx.st.obligation?.ply === u.ply) patch(tx, { obligation: undefined });
+    automaticEnd(tx, u.ply, u.at, f);
+  }
+};
+
+/** Judges everything published: the game ends (a result, a resignation, a claim), so every move is final. */
+export const judgeAll = (tx: Tx, at: number): boolean => judgeUpTo(tx, tx.st.rec.game.length, at);
+
+/** Does the position after `ply` end the game by itself? */
+export const endsGame = (tx: Tx, ply: number): boolean => tx.st.plies[ply]?.status.end !== undefined;
+
+/**
+ * A move on top of `ply - 1` proves that ply final: if that ply's position ends the game, it is
+ * judged now (and the game may end there, so the move on top is no move of the game).
+ */
+export const beforeMoveOnTop = (tx: Tx, ply: number, at: number): void => {
+  const prev = ply - 1;
+  if (prev > tx.st.judged && endsGame(tx, prev)) judgeUpTo(tx, prev, at);
+};
+
+/**
+ * The board shows the position after the last ply, or that position with only pieces of the side
+ * to move lifted (the mated player tipping his king, pieces being put away): the mover is done.
+ */
+const moverDone = (tx: Tx): boolean => {
+  const { rec } = tx.st;
+  const tip = positionAt(tx.st, rec.game.length);
+  const diff = diffSquares(tip.board, rec.sensed);
+  if (diff.isEmpty()) return true;
+  return isRemovalOnly(tip.board, rec.sensed, diff) && diff.subsetOf(tip.board[tip.turn]);
+};
+
+/** Is the game played with a clock (a time control, a physical clock's readings, or presses seen)? */
+export const isClocked = (tx: Tx): boolean =>
+  tx.st.settings.timeControl !== undefined || tx.st.reading !== undefined || tx.st.pressSeen;
+
+/**
+ * The last move, left quiet on the board for `quietMs` with its mover done, is final when it ends
+ * the game (no press is needed after mate), or in a game without a clock (nothing else marks a
+ * move complete until the reply): judged, and an ending dated when the move was made.
+ */
+export const commitQuiet = (tx: Tx, now: number): void => {
+  const { st } = tx;
+  const tip = st.rec.game.length;
+  if (st.ended || tip <= st.judged || (!endsGame(tx, tip) && isClocked(tx))) return;
+  const since = Math.max(st.plies[tip]?.madeAt ?? 0, st.rec.lastChangeAt);
+  const due = since + quietMsOf(tx);
+  if (now < due || st.rec.dirty || !moverDone(tx)) return;
+  judgeUpTo(tx, tip, due);
+};
+
+/**
+ * A flag falls at `at`: a move made before it that ends the game stands (mate before the flag,
+ * S60), even if its mover has not pressed. Returns true when the game ended that way.
+ */
+export const commitEndBefore = (tx: Tx, at: number): boolean => {
+  const { st } = tx;
+  const tip = st.rec.game.length;
+  if (st.ended || tip <= st.judged || !endsGame(tx, tip)) return false;
+  const made = st.plies[tip]?.madeAt;
+  if (made === undefined || made > at) return false;
+  judgeUpTo(tx, tip, at);
+  return tx.st.ended !== undefined;
+};

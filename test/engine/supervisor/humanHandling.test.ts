@@ -1,0 +1,292 @@
+/**
+ * How people really handle pieces, and what the daemon may conclude from it (issue: judge only
+ * what the board proves). Each pattern is a board script that once raised a false alert, published
+ * a ply nobody played, took back plies nobody took back, or ended a game by itself: a piece resting
+ * 0.3–2 s on an intermediate square (legal or not) before its destination; the captured piece
+ * taken off first while the capturer stops on its way; a stop that recreates an earlier position of
+ * a repetition; a king set down beside the other king in the centre; a mate square passed on the way.
+ * Every script runs under the editions it names and must produce exactly its expected events.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseScript, runScript } from '../../../src/engine/script/index.js';
+
+const failuresOf = (name: string, text: string): string[] =>
+  runScript(parseScript(text, name).unwrap()).flatMap(r => r.failures);
+
+describe('a piece resting on an intermediate square before its destination', () => {
+  it.each([
+    // d2-d3-d4: the pawn rests 1.2 s on d3, a legal move. Published as d3, revised to d4: the
+    // release on d3 cannot be proven (a hand may still hold the pawn): a possible finding.
+    [
+      'a pawn on d3 on its way to d4',
+      '@moves e4 e5',
+      '0 d2 -; 200 d3 P; 1400 d3 -; 1600 d4 P; 2400 press white',
+      'd4',
+    ],
+    // Ra1-e1-f1 (a rook on e1 on its way to f1), with the king out of the way.
+    [
+      'a rook on e1 on its way to f1',
+      '@start 4k3/pppp4/8/8/8/8/PPPP4/R5K1 w - - 0 1',
+      '0 a1 -; 250 e1 R; 1100 e1 -; 1300 f1 R; 2000 press white',
+      'Rf1',
+    ],
+    // Qc6-c5-c4 (a queen on c5 on its way to c4).
+    [
+      'a queen on c5 on its way to c4',
+      '@start 7k/8/2Q5/8/8/8/8/4K3 w - - 0 1',
+      '0 c6 -; 200 c5 Q; 2100 c5 -; 2300 c4 Q; 3000 press white',
+      'Qc4',
+    ],
+  ])('%s: the move, and a possible finding only', (_name, header, events, san) => {
+    const text = `@edition E23\n@timecontrol 5400+30\n${header}\n${events.split('; ').join('\n')}\n`;
+    const run = runScript(parseScript(text, 'stop.cbs').unwrap())[0];
+    const kinds = run?.events.map(e => e.type) ?? [];
+    expect(kinds).not.toContain('alert');
+    expect(run?.digests.filter(d => d.startsWith('finding'))).toEqual([
+      expect.stringMatching(/^finding release 4\.7 white possible$/),
+    ]);
+    const last = [...(run?.events ?? [])].reverse().find(e => e.type === 'move' || e.type === 'correction');
+    const sans =
+      last?.type === 'move' ? [last.san] : last?.type === 'correction' ? last.moves.map(m => m.san) : [];
+    expect(sans.at(-1)).toBe(san);
+  });
+
+  it('a knight set down 1.5 s beside its square (no knight move) is no illegal position', () => {
+    const script = `@edition E23
+@timecontrol 5400+30
+0    g1 -
+200  g3 N
+1700 g3 -
+1900 f3 N
+> move 1 Nf3
+2600 press white
+`;
+    expect(failuresOf('knight-beside.cbs', script)).toEqual([]);
+  });
+
+  it('a king carried 1.5 s over the board (no king on it) is no king capture', () => {
+    const script = `@edition E23
+@timecontrol 5400+30
+@start 4k3/8/8/8/8/8/8/4K2R w K - 0 1
+0    e1 -
+1500 f1 K
+> move 1 Kf1
+2200 press white
+`;
+    expect(failuresOf('king-carried.cbs', script)).toEqual([]);
+  });
+});
+
+describe('the captured piece taken off first, the capturer stopping on its line', () => {
+  it('Bh4xe7, the bishop resting on g5 and f6: Bxe7, never ...Bf6 Bxf6 (carlsen.pgn #47)', () => {
+    // The position before 12. Bxe7 of the game; the black bishop is taken off e7 first, then the
+    // white bishop rests 0.6 s on g5 and on f6 before landing. A black bishop's stop is never read
+    // as a move, and no move is read from a position the board never showed.
+    const script = `@edition E23
+@timecontrol 5400+30
+@start r4rk1/pbp1bpp1/1pn1p2p/3n4/3P1P1B/2NBPN1Q/PP4PP/R3K2R w KQ - 0 12
+0    e7 -
+340  h4 -
+955  g5 B
+1542 g5 -
+2219 f6 B
+2829 f6 -
+3216 e7 B
+> move 1 Bxe7
+> finding release 4.7 white possible
+4263 press white
+`;
+    expect(failuresOf('captured-first-stops.cbs', script)).toEqual([]);
+  });
+
+  it('the captured piece off first is the capture, not a touch of an opponent piece (no 4.3.2)', () => {
+    // Rd1xd8: the black rook is taken off d8, the white rook rests on d4 (a legal move), then
+    // captures. Read provisionally, d4 was "the opponent's rook touched and not captured".
+    const script = `@edition E23
+@timecontrol 5400+30
+@start 3r2k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1
+0    d8 -
+400  d1 -
+700  d4 R
+1500 d4 -
+1700 d8 R
+> move 1 Rxd8#
+2300 press white
+> finding release 4.7 white possible
+> end 1-0 checkmate 5.1.1
+`;
+    expect(failuresOf('captured-first-no-touch.cbs', script)).toEqual([]);
+  });
+});
+
+describe('a stop that recreates an earlier position', () => {
+  it('Kh1-g1-g2 in a repetition: the king on g1 for 0.33 s is no takeback (engine-threefold #6, ply 85)', () => {
+    // The board with the king on g1 is the position after ply 4 (80. ...Ra1+ in the game); g1 is
+    // attacked, so it is no move. Read after one settle window, it took back four plies.
+    const script = `@edition E23
+@timecontrol 5400+30
+@start 6k1/2R2pb1/pB1p1p1p/P2Pp2P/4P1P1/5P2/8/r6K w - - 9 39
+@moves Kg2 Ra2+ Kg1 Ra1+ Kg2 Ra2+ Kh1 Ra1+
+0    h1 -
+300  g1 K
+630  g1 -
+800  g2 K
+> move 9 Kg2
+1500 press white
+`;
+    expect(failuresOf('repetition-stop.cbs', script)).toEqual([]);
+  });
+
+  it('the same position left standing (the players took the moves back) is a takeback', () => {
+    const script = `@edition E23
+@moves e4 e5 Nf3
+0    f3 -
+200  g1 N
+> correction 3 takeback
+> alert board-mismatch 7.6 white
+`;
+    expect(failuresOf('takeback-stands.cbs', script)).toEqual([]);
+  });
+});
+
+describe('kings near the centre', () => {
+  it('a king set down beside the other on the centre on its way is no result gesture', () => {
+    // White's king goes e3-f4 and is set down on d4 (next to the black king on e5) for 1 s.
+    const script = `@edition E23
+@timecontrol 5400+30
+@start 8/8/8/4k3/8/4K3/8/8 w - - 0 1
+0    e3 -
+300  d4 K
+1300 d4 -
+1500 f3 K
+> move 1 Kf3
+2200 press white
+`;
+    expect(failuresOf('king-beside-king.cbs', script)).toEqual([]);
+  });
+
+  it('both kings left on the centre are the result', () => {
+    const script = `@edition E23
+@start 8/8/8/4k3/8/4K3/8/8 w - - 0 1
+0    e3 -
+300  d4 K
+> end 0-1 gesture 10.1
+`;
+    expect(failuresOf('gesture-stands.cbs', script)).toEqual([]);
+  });
+});
+
+describe('a move that ends the game is judged once it is final', () => {
+  it('a queen resting 1 s on a mating square on her way elsewhere ends nothing', () => {
+    // Qd1-d8 would mate; the queen rests on d8, then goes on to d6 (no mate).
+    const script = `@edition E23
+@timecontrol 5400+30
+@start 6k1/5ppp/8/8/8/8/5PPP/3Q2K1 w - - 0 1
+0    d1 -
+300  d8 Q
+> move 1 Qd8#
+1300 d8 -
+1500 d6 Q
+> correction 1 revision Qd6
+> finding release 4.7 white possible
+2200 press white
+`;
+    expect(failuresOf('mate-square-passed.cbs', script)).toEqual([]);
+  });
+
+  it('a mate nobody presses for ends the game once it stands, at the time it was made', () => {
+    const script = `@edition E23
+@start 6k1/5ppp/8/8/8/8/5PPP/3Q2K1 w - - 0 1
+0    d1 -
+300  d8 Q
+> move 1 Qd8#
+> end 1-0 checkmate 5.1.1
+`;
+    const run = runScript(parseScript(script, 'mate-stands.cbs').unwrap())[0];
+    expect(run?.failures).toEqual([]);
+    expect(run?.events.find(e => e.type === 'end')?.at).toBe(300);
+  });
+});
+
+describe('alerts that prove wrong are withdrawn', () => {
+  it('a board left wrong for the quiet time is an alert, withdrawn when the position is set right', () => {
+    const script = `@edition E23
+@moves e4 e5
+0    f1 -
+200  f3 B
+> alert illegal-position 7.5.1 white proven
+5000 f3 -
+5200 c4 B
+> move 3 Bc4
+> withdrawn illegal-position resolved
+`;
+    expect(failuresOf('withdrawn-resolved.cbs', script)).toEqual([]);
+  });
+
+  it('a proven touch-move alert on a ply the board tracker takes back is withdrawn', () => {
+    // S07: the knight touched, e4 played and pressed (4.3.1); then the players set the start
+    // position up again and leave it: the ply is taken back, and its alert with it.
+    const script = `@edition E23
+0    g1 -
+400  g1 N
+900  e2 -
+1100 e4 P
+> move 1 e4
+1800 press white
+> alert touch-move 4.3.1 white proven
+3000 e4 -
+3200 e2 P
+> alert touch-move 4.8 white
+> correction 1 takeback
+> withdrawn touch-move replaced
+> withdrawn touch-move replaced
+> alert board-mismatch 7.6 white
+`;
+    expect(failuresOf('withdrawn-replaced.cbs', script)).toEqual([]);
+  });
+});
+
+describe('downtime and restores never decide a result', () => {
+  it('four plies made while the link is down: recovered from the board, no illegal move', () => {
+    const script = `@edition E23
+@timecontrol 5400+30
+@moves e4 e5
+0     lost
+> alert board-missing 6.11.2
+9000  back
+9000  snapshot r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R
+`;
+    const run = runScript(parseScript(script, 'downtime-four.cbs').unwrap())[0];
+    const codes = run?.events.flatMap(e => (e.type === 'alert' ? [e.code] : [])) ?? [];
+    expect(codes).not.toContain('illegal-move');
+    expect(run?.events.some(e => e.type === 'end')).toBe(false);
+  });
+
+  it('presses on a board that is not set up after a restore count nothing; an illegal move after it does', () => {
+    // The arbiter restores ply 0 while the pieces still stand after 1. e4 e5; the players press
+    // (nothing is judged until the board shows the restored position); once it does, an illegal
+    // move (the e-pawn to e5) is one.
+    const script = `@edition E23
+@timecontrol 5400+30
+@moves e4 e5
+0     arbiter restore 0
+> correction 1 arbiter
+1000  press white
+2000  press black
+3000  press white
+6000  e4 -
+6200  e2 P
+6400  e5 -
+6600  e7 p
+> withdrawn board-mismatch resolved
+8000  e2 -
+8200  e5 P
+9000  press white
+> alert illegal-move 7.5.1 white
+`;
+    const run = runScript(parseScript(script, 'restore-unset.cbs').unwrap())[0];
+    const alerts = run?.events.flatMap(e => (e.type === 'alert' ? [`${e.code} ${e.article.article}`] : []));
+    expect(alerts?.filter(a => a.startsWith('illegal-move'))).toEqual(['illegal-move 7.5.1']);
+    expect(run?.events.some(e => e.type === 'end')).toBe(false);
+  });
+});
