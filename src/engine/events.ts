@@ -55,6 +55,11 @@ export type OperatorCommand =
         | { readonly type: 'acceptClaim' | 'rejectClaim' }
         | { readonly type: 'penalty'; readonly against: Color; readonly minutes: number }
         | { readonly type: 'restore'; readonly ply: number }
+        /**
+         * The arbiter's record of the moves after `afterPly` (SAN), e.g. one of the orders an
+         * undecided catch-up listed: they replace the published plies from `afterPly + 1`.
+         */
+        | { readonly type: 'setMoves'; readonly afterPly: number; readonly moves: readonly string[] }
         | { readonly type: 'adjustClock'; readonly whiteMs: number; readonly blackMs: number }
         | {
             readonly type: 'setResult';
@@ -146,6 +151,8 @@ export type GameEventBody =
         readonly move?: string;
         /** Move orders (SAN lines from `fenBefore`) that all lead to the board: the arbiter decides which was played. */
         readonly orders?: readonly (readonly string[])[];
+        /** The ply the orders start after (`fenBefore` is the position after it). */
+        readonly ordersAfterPly?: number;
       };
     }
   | {

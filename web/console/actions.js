@@ -16,6 +16,7 @@ export const ACTION_LABELS = {
   set_result: 'Set result',
   resync_board: 'Resync board',
   claim: 'Record a claim',
+  set_moves: 'Record the moves',
 };
 
 /** The HTTP route name of an action: `restore_position` → `restore-position`. */

@@ -145,6 +145,24 @@ export const createAlertCard = (alert, { onAction, onSelectGame }) => {
     );
     actions.append(accept, reject);
   }
+  if (alert.game && Array.isArray(evidence.orders) && evidence.orders_after_ply !== undefined) {
+    // The orders an undecided catch-up left open: the arbiter records the one that was played.
+    for (const [i, line] of evidence.orders.entries()) {
+      const take = h(
+        'button',
+        { type: 'button', 'data-action': 'set_moves', 'data-order': String(i + 1) },
+        `Order ${i + 1} was played`,
+      );
+      take.addEventListener('click', () =>
+        onAction(
+          'set_moves',
+          { game_id: alert.game, after_ply: evidence.orders_after_ply, moves: line },
+          card,
+        ),
+      );
+      actions.append(take);
+    }
+  }
   if (alert.board && alert.code === 'board_differs') {
     const resync = h('button', { type: 'button', 'data-action': 'resync_board' }, 'Resync board');
     resync.addEventListener('click', () => onAction('resync_board', { board_id: alert.board }, card));

@@ -19,6 +19,7 @@ export const GAME_COMMANDS = [
   'reject_claim',
   'apply_penalty',
   'restore_position',
+  'set_moves',
   'adjust_clocks',
   'set_result',
   'claim',
@@ -91,6 +92,16 @@ export const commandInput = (action: string, rawParams: unknown, at: number): Op
     case 'restore_position': {
       const ply = asInt(p.ply);
       return ply === undefined ? undefined : arbiter({ type: 'restore', ply });
+    }
+    case 'set_moves': {
+      const afterPly = asInt(p.after_ply);
+      const moves =
+        Array.isArray(p.moves) && p.moves.every(m => typeof m === 'string')
+          ? (p.moves)
+          : undefined;
+      return afterPly === undefined || moves === undefined
+        ? undefined
+        : arbiter({ type: 'setMoves', afterPly, moves });
     }
     case 'adjust_clocks': {
       const whiteMs = asInt(p.white_ms);

@@ -169,6 +169,7 @@ export const makeRequestHandlers = (ctx: HandlerContext): RequestHandlers => ({
   adjust_clocks: gameCommand(ctx, 'adjust_clocks'),
   set_result: gameCommand(ctx, 'set_result'),
   claim: gameCommand(ctx, 'claim'),
+  set_moves: gameCommand(ctx, 'set_moves'),
   resync_board: async (req, meta) => {
     if (ctx.boards.get(req.board_id) === undefined) return fail(`no board ${req.board_id} on this daemon`);
     const journaled = await journalBoardRequest(ctx, req.board_id, req, meta);

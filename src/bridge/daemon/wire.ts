@@ -72,6 +72,7 @@ const evidenceWire = (e: Extract<GameEvent, { type: 'alert' }>['evidence']): Jso
     ...(e.move === undefined ? {} : { move: e.move }),
     ...(e.squares === undefined ? {} : { squares: [...e.squares] }),
     ...(e.orders === undefined ? {} : { orders: e.orders.map(line => [...line]) }),
+    ...(e.ordersAfterPly === undefined ? {} : { orders_after_ply: e.ordersAfterPly }),
     ...(e.events === undefined ? {} : { events: e.events.length }),
   };
 };
@@ -186,6 +187,7 @@ export const makeAlertMessage = (e: GameEvent, ctx: AlertContext): WebAlert | un
       ...(ev?.move === undefined ? {} : { move: ev.move }),
       ...(ev?.squares === undefined ? {} : { squares: ev.squares }),
       ...(ev?.orders === undefined ? {} : { orders: ev.orders }),
+      ...(ev?.ordersAfterPly === undefined ? {} : { orders_after_ply: ev.ordersAfterPly }),
       ...(e.color === undefined ? {} : { color: e.color }),
       detail: e.detail,
     };

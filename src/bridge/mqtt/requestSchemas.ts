@@ -149,6 +149,18 @@ export const REQUEST_SCHEMAS = {
     },
     'Arbiter sets the result.',
   ),
+  set_moves: request(
+    {
+      game_id: gameId,
+      after_ply: Type.Integer({ minimum: 0, description: 'the moves replace the plies after this one' }),
+      moves: Type.Array(Type.String({ minLength: 1, maxLength: 16 }), {
+        minItems: 1,
+        maxItems: 64,
+        description: 'the moves played, in SAN',
+      }),
+    },
+    'Arbiter records the moves played after a ply (an order of an undecided catch-up, say): they replace the published plies from after_ply + 1.',
+  ),
   claim: request(
     {
       game_id: gameId,

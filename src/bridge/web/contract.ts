@@ -160,6 +160,8 @@ export interface WebEvidence {
   readonly squares?: readonly string[];
   /** Move orders (SAN lines from `fen_before`) that all lead to the board: the arbiter decides which was played. */
   readonly orders?: readonly (readonly string[])[];
+  /** The ply the orders are played after (`set_moves` with this `after_ply` records one). */
+  readonly orders_after_ply?: number;
   /** The ply whose position "restore to ply N" should bring back (Art. 7.5.1). */
   readonly restore_ply?: number;
   /** The `seq` of the claim event, for accept_claim / reject_claim. */

@@ -11,12 +11,12 @@ import { SquareSet, kingCastlesTo } from 'chessops';
 import { castlingSide } from 'chessops/chess';
 import { type Gesture, detectGesture, isGestureRisk, isGestureUnderway } from './gesture.js';
 import { makeSanBetween } from '../notation.js';
-import type { MismatchReason, MoveOrders, RecognitionOutput } from './outputs.js';
+import { MAX_ORDERS, type MismatchReason, type MoveOrders, type RecognitionOutput } from './outputs.js';
 import { type Pending, pendingKey } from './pending.js';
 import { type Group, chooseGroup, claimedBy, disambiguate, isSupported } from './choose.js';
 import { longestDwell, observedAt, squareHistory } from './evidence.js';
 import { NO_OUTPUTS, type Step, finalizeByPress, publishLine } from './publish.js';
-import { type Explanation, type SearchOptions, explain } from './search.js';
+import { DEFAULT_MAX_NODES, type Explanation, type SearchOptions, explain } from './search.js';
 import { diffSquares, inferFrom } from './sensedBoard.js';
 import { type RecognitionState, madeIndexOf, squareList } from './state.js';
 
@@ -48,6 +48,7 @@ const synced = (st: RecognitionState, at: number): Step => {
     mismatchOpen: false,
     undecided: undefined,
     awaitSetup: false,
+    catchUp: false,
     dirty: false,
   };
   return { state, outputs };
@@ -56,7 +57,7 @@ const synced = (st: RecognitionState, at: number): Step => {
 /** The explanations' paths in SAN from `root`: the move orders an ambiguous board leaves open. */
 const ordersOf = (st: RecognitionState, root: number, members: readonly Explanation[]): MoveOrders => {
   const start = positionAt(st, root);
-  const lines = members.map(e =>
+  const lines = members.slice(0, MAX_ORDERS).map(e =>
     e.path.map((move, i) => {
       const before = i === 0 ? start : e.positions[i - 1];
       const after = e.positions[i];
@@ -64,7 +65,7 @@ const ordersOf = (st: RecognitionState, root: number, members: readonly Explanat
       return makeSanBetween(before, move, after);
     }),
   );
-  return { root, lines };
+  return { root, lines, total: members.length };
 };
 
 const mismatch = (
@@ -301,6 +302,7 @@ const takeback = (st: RecognitionState, now: number, trigger: Trigger): Step | u
     undecided: undefined,
     game,
     anchor: found,
+    pressedPly: Math.min(st.pressedPly, found),
     evidence: [],
     made: [],
     lastChange: -1,
@@ -440,22 +442,36 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
   // invisible capture is a last resort: it explains a lifted piece too easily), unless the
   // mover says by pressing his clock that his move is complete.
   const seenEnough = (e: Explanation): boolean => e.unseen === 0 || trigger.kind === 'press';
+  // How deep to look: after a re-read (a snapshot) as far as the moves made meanwhile may go; in
+  // play, with a clock, no further than two plies past the last one its mover pressed for (a blitz
+  // reply may come before the press), until the board has stood confirmMs.
+  const reread = st.catchUp;
+  const bounded = st.pressSeen && !reread && !confirmed;
+  const depthFrom = (root: number, unbounded = false): number =>
+    reread
+      ? st.options.catchUpPlies
+      : bounded && !unbounded
+        ? Math.max(0, Math.min(st.options.maxPlies, st.pressedPly + 2 - root))
+        : st.options.maxPlies;
+  const maxNodes = reread ? st.options.catchUpNodes : DEFAULT_MAX_NODES;
   // Options built field by field (no spreads): one object shape for every search.
-  const from = (root: number): SearchOptions => {
+  const from = (root: number, unbounded = false): SearchOptions => {
     const consistent = (e: Explanation, kind: 'exact' | 'partial'): boolean =>
       seenEnough(e) && isSupported(st, root, kind, e);
     if (!occupancy) {
       return {
-        maxDepth: st.options.maxPlies,
+        maxDepth: depthFrom(root, unbounded),
         promotion: st.options.promotion,
         promotionSeen: promotionSeenAt,
         pressBy,
         consistent,
+        maxNodes,
       };
     }
     const h = squareHistory(st, root);
     return {
-      maxDepth: st.options.maxPlies,
+      maxDepth: depthFrom(root, unbounded),
+      maxNodes,
       promotion: st.options.promotion,
       promotionSeen: promotionSeenAt,
       pressBy,
@@ -498,6 +514,16 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
   const choice = st.undecided && found && !found.consistent ? undefined : found;
   if (choice?.kind === 'exact') return decideExact(st, choice.root, choice.members, now, trigger);
   if (choice?.kind === 'partial') return decidePartial(st, choice.root, choice.members, now, trigger);
+  // A reading the presses do not allow yet (more plies than were pressed for) waits: for a press,
+  // or for the board to stand. It is never published before.
+  if (bounded && trigger.kind === 'settle') {
+    const beyond = explain(tipPos, st.sensed, st.touched, from(tip, true));
+    if (
+      (beyond.exactConsistent && beyond.exact.length > 0) ||
+      (beyond.partialConsistent && beyond.partial.length > 0)
+    )
+      return waitForConfirm(st);
+  }
   if (trigger.kind === 'settle' && isTakeback(st)) {
     if (!confirmed) return waitForConfirm(st);
     const back = takeback(st, confirmAt, trigger);

@@ -59,8 +59,14 @@ export type MismatchReason =
  */
 export interface MoveOrders {
   readonly root: number;
+  /** At most MAX_ORDERS of them. */
   readonly lines: readonly (readonly string[])[];
+  /** How many orders reach the board (more than `lines` holds after a long gap). */
+  readonly total: number;
 }
+
+/** Move orders listed at most (a long catch-up can have hundreds of transpositions). */
+export const MAX_ORDERS = 12;
 
 export type RecognitionOutput =
   | ({ readonly type: 'move' } & PublishedMove)

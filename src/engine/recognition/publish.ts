@@ -44,10 +44,16 @@ export const advanceAnchor = (st: RecognitionState, to: number, at: number, by: 
 
 /** The ply whose mover is `side` last among the revisable plies, made final by his press. */
 export const finalizeByPress = (st: RecognitionState, side: Color, at: number): Step => {
-  for (let ply = st.game.length; ply > st.anchor; ply--) {
-    if (st.game.positionView(ply - 1)?.turn === side) return advanceAnchor(st, ply, at, 'press');
+  let last = 0;
+  for (let ply = st.game.length; ply > 0; ply--) {
+    if (st.game.positionView(ply - 1)?.turn === side) {
+      last = ply;
+      break;
+    }
   }
-  return { state: st, outputs: NO_OUTPUTS };
+  const pressed: RecognitionState = { ...st, pressSeen: true, pressedPly: Math.max(st.pressedPly, last) };
+  if (last <= st.anchor) return { state: pressed, outputs: NO_OUTPUTS };
+  return advanceAnchor(pressed, last, at, 'press');
 };
 
 const sameMove = (a: NormalMove, b: NormalMove): boolean =>
@@ -170,8 +176,17 @@ export const publishLine = (
       ? [{ type: 'correction', at: publishedAt, fromPly: keep + 1, moves: published, reason }]
       : published.map(m => ({ type: 'move', ...m }));
   const made = [...st.made.slice(0, Math.max(0, keep - st.anchor)), ...times.made];
-  // A published move ends an undecided catch-up (the board was explained).
-  const extended = { ...st, game, made, undecided: fresh.length > 0 ? undefined : st.undecided };
+  // A published move ends an undecided catch-up (the board was explained). The plies a catch-up
+  // found were made while no press could be seen: they count as pressed for.
+  const extended = {
+    ...st,
+    game,
+    made,
+    undecided: fresh.length > 0 ? undefined : st.undecided,
+    catchUp: fresh.length > 0 ? false : st.catchUp,
+    pressedPly:
+      st.catchUp && fresh.length > 0 ? Math.max(st.pressedPly, newTip) : Math.min(st.pressedPly, newTip),
+  };
   const finalTo = Math.max(st.anchor, newTip - 1);
   if (fresh.length === 0 || finalTo <= st.anchor) return { state: extended, outputs };
   const final = advanceAnchor(extended, finalTo, publishedAt, 'reply');

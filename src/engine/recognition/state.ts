@@ -22,13 +22,21 @@ export interface RecognitionOptions {
   readonly settleMs: number;
   /** Most plies recognised from one quiet board (blitz replies, missed updates): the tracker's reach. */
   readonly maxPlies: number;
+  /**
+   * Most plies searched for a board re-read after a gap (a snapshot: link back, a restart), when
+   * nothing nearer explains it: the moves made while nobody was watching, each checked against the
+   * squares that changed (`catchUpNodes` positions at most).
+   */
+  readonly catchUpPlies: number;
+  readonly catchUpNodes: number;
   /** Extra quiet time before publishing a king move onto the centre that may start a result gesture (ms). */
   readonly gestureHoldMs: number;
   /**
    * How long the board must stay quiet before recognition acts on what a piece passing through
    * could also show (ms): a result gesture (a king set down next to the other on its way), a
-   * takeback (a stop that recreates an earlier position of a repetition). A press acts at once on a
-   * gesture; a takeback is never read at a press. Longer than people rest a piece (0.3–2 s).
+   * takeback (a stop that recreates an earlier position of a repetition), a reading that needs more
+   * plies than the clock presses allow. A press acts at once on a gesture; a takeback is never read
+   * at a press. Longer than people rest a piece (0.3–2 s).
    */
   readonly confirmMs: number;
   /** Role assumed for a promotion the board cannot identify (occupancy-only boards). */
@@ -48,6 +56,8 @@ export interface RecognitionOptions {
 export const DEFAULT_RECOGNITION: RecognitionOptions = {
   settleMs: 300,
   maxPlies: 3,
+  catchUpPlies: 8,
+  catchUpNodes: 30_000,
   gestureHoldMs: 2500,
   confirmMs: 4000,
   promotion: 'queen',
@@ -106,6 +116,15 @@ export interface RecognitionState {
    * move (it still shows the plies taken back) until it shows the restored position.
    */
   readonly awaitSetup: boolean;
+  /**
+   * The board was re-read (a snapshot changed it: link back, a restart) and has not been explained
+   * since: the tracker looks as far as `catchUpPlies` for the moves made meanwhile.
+   */
+  readonly catchUp: boolean;
+  /** A clock press has been seen: the presses then bound how many plies a reading may add. */
+  readonly pressSeen: boolean;
+  /** The last ply whose mover pressed his clock after it (the plies after it are at most two). */
+  readonly pressedPly: number;
 }
 
 /** Recognition for `game` (its moves are final), the board assumed to show its current position. */
@@ -132,6 +151,9 @@ export const startRecognition = (game: Game, options: Partial<RecognitionOptions
     undecided: undefined,
     result: undefined,
     awaitSetup: false,
+    catchUp: false,
+    pressSeen: false,
+    pressedPly: game.length,
   };
 };
 

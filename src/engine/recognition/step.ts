@@ -107,6 +107,7 @@ const applySnapshot = (
     sensed,
     hand: [],
     touched: st.touched.union(diff),
+    catchUp: true,
   };
 };
 

@@ -78,6 +78,8 @@ const arbiterInput = (at: number, w: readonly string[]): SupervisorInput => {
     switch (what ?? '') {
       case 'restore':
         return { type: 'restore', ply: num(a) };
+      case 'moves':
+        return { type: 'setMoves', afterPly: num(a), moves: w.slice(2) };
       case 'result': {
         const result = RESULTS.find(r => r === a) ?? fail(`bad result "${a ?? ''}"`);
         return { type: 'setResult', result, reason: w.slice(2).join(' ') || 'arbiter' };

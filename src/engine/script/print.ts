@@ -96,6 +96,8 @@ export const makeInputText = (i: SupervisorInput): string => {
       switch (a.type) {
         case 'restore':
           return `arbiter restore ${a.ply}`;
+        case 'setMoves':
+          return `arbiter moves ${a.afterPly}${a.moves.map(m => ` ${m}`).join('')}`;
         case 'setResult':
           return `arbiter result ${a.result} ${a.reason}`;
         case 'penalty':

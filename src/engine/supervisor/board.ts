@@ -13,7 +13,14 @@ import { citeTopic } from '../editions.js';
 import type { Color } from '../types.js';
 import { checkFlags, pressFor } from './clockFeed.js';
 import { endGame } from './ending.js';
-import { onIllegalPress, onMismatch, onPending, onPressWithoutMove, onResolved } from './illegal.js';
+import {
+  holdAlert,
+  onIllegalPress,
+  onMismatch,
+  onPending,
+  onPressWithoutMove,
+  onResolved,
+} from './illegal.js';
 import { judgeAll, judgeUpTo } from './commit.js';
 import { onTouch } from './turn.js';
 import { onCorrection, onMove } from './moves.js';
@@ -48,7 +55,7 @@ const onOutput = (tx: Tx, out: RecognitionOutput): void => {
       if (out.orders) {
         // After a re-read at once; in play only once the board stays so (it may be pieces moving).
         if (out.trigger === 'settle') {
-          if (tx.st.resync) onUndecided(tx, out);
+          if (tx.st.resync) holdAlert(tx, out, () => onUndecided(tx, out));
           else patch(tx, { irregular: { out, alert: undefined } });
         }
       } else onMismatch(tx, out);

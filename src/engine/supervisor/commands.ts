@@ -17,6 +17,7 @@ import { judgeAll, judgeUpTo, replacePlies } from './commit.js';
 import { addTime, adjust, emitClock, pauseOrResume } from './clockFeed.js';
 import { sanction } from './illegal.js';
 import { endGame, endWith } from './ending.js';
+import { arbiterMoves } from './moves.js';
 import { rebase } from './rebase.js';
 import { moverOf, positionAt } from './state.js';
 import { type Tx, emit, isOver, patch } from './tx.js';
@@ -173,6 +174,9 @@ const arbiter = (tx: Tx, c: Arbiter): void => {
       return;
     case 'restore':
       restore(tx, action.ply, c.at);
+      return;
+    case 'setMoves':
+      arbiterMoves(tx, action.afterPly, action.moves, c.at);
       return;
     case 'adjustClock':
       adjust(tx, c.at, { set: { white: action.whiteMs, black: action.blackMs } });

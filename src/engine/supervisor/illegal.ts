@@ -142,14 +142,21 @@ const irregularityAlert = (
 export const onMismatch = (tx: Tx, out: MismatchOutput): void => {
   if (out.trigger === 'press') return;
   if (tx.st.resync) {
-    const before = tx.st.seq;
-    mismatchAlert(tx, out, out.at);
-    const alert = tx.events.find(e => e.seq > before && e.type === 'alert');
-    if (alert?.type === 'alert')
-      patch(tx, { irregular: { out, alert: { seq: alert.seq, code: alert.code } } });
+    holdAlert(tx, out, () => mismatchAlert(tx, out, out.at));
     return;
   }
   patch(tx, { irregular: { out, alert: undefined } });
+};
+
+/**
+ * Publishes an alert about the board now on it (`publish`), kept as the Irregular so that it is
+ * withdrawn once the board shows a position of the game again.
+ */
+export const holdAlert = (tx: Tx, out: MismatchOutput, publish: () => void): void => {
+  const before = tx.st.seq;
+  publish();
+  const alert = tx.events.find(e => e.seq > before && e.type === 'alert');
+  if (alert?.type === 'alert') patch(tx, { irregular: { out, alert: { seq: alert.seq, code: alert.code } } });
 };
 
 /** The alert for a board that is no position (what it shows, when that is more than a move in progress). */
@@ -198,8 +205,9 @@ export const checkIrregular = (tx: Tx, now: number, quietMs: number): void => {
   if (!irr || st.ended) return;
   const kind = st.rec.status.kind;
   if (kind !== 'mismatch' && kind !== 'pending') {
-    if (st.rec.dirty) return;
-    // The board shows a position again (or pieces in hand): nothing irregular any more.
+    // Pieces in hand, or not judged yet: it may still be set right, or go on being wrong.
+    if (st.rec.dirty || kind !== 'synced') return;
+    // The board shows the game's position again: nothing irregular any more.
     patch(tx, { irregular: undefined });
     if (irr.alert)
       emit(tx, now, {
@@ -335,11 +343,7 @@ export const onIllegalPress = (tx: Tx, side: Color, at: number, out: MismatchOut
     // The board was re-read (link back, a restart, an arbiter's restore) and does not show the
     // game yet: nothing on it is judged (no illegal move, no penalty, no result) until it does.
     // The arbiter has the mismatch; the clock passes on as for a move.
-    const before = tx.st.seq;
-    mismatchAlert(tx, out, at);
-    const alert = tx.events.find(e => e.seq > before && e.type === 'alert');
-    if (alert?.type === 'alert')
-      patch(tx, { irregular: { out, alert: { seq: alert.seq, code: alert.code } } });
+    holdAlert(tx, out, () => mismatchAlert(tx, out, at));
     // The game went on meanwhile (a lost link, a restart): the clock passes on as for a move; while
     // the board is being set up to a restored position, presses move nothing.
     if (!st.rec.awaitSetup) pressFor(tx, side, at);

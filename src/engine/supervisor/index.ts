@@ -149,6 +149,8 @@ export const superviseStep = (state: SupervisorState, input: SupervisorInput): S
       boardStep(tx, { kind: 'tick', at });
       checkFlags(tx, at);
       onCommand(tx, input);
+      // A record the arbiter changed is matched against the board at once.
+      if (input.kind === 'arbiter') boardStep(tx, { kind: 'tick', at });
       break;
   }
   afterQuiet(tx, at);

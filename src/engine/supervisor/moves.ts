@@ -7,6 +7,7 @@
  *   onCorrection(tx, out);    // out: a recognition 'correction' output
  */
 import type { MoveEventBody } from '../events.js';
+import { endWith } from './ending.js';
 import type { PublishedMove, RecognitionOutput } from '../recognition/outputs.js';
 import { adjust, clocksAt } from './clockFeed.js';
 import { citeTopic } from '../editions.js';
@@ -107,4 +108,56 @@ export const onCorrection = (tx: Tx, out: CorrectionOutput): void => {
     holdMove(tx, m);
     afterMoveMade(tx, m);
   }
+};
+
+/**
+ * The arbiter's record of the moves after `afterPly` (SAN): they replace the published plies from
+ * `afterPly + 1` (a `correction` with reason `arbiter`) and are final; the recogniser goes on from
+ * the new line (the board may already show moves played on from it). Moves that are not legal
+ * change nothing and tell the arbiter so. Returns false then.
+ */
+export const arbiterMoves = (tx: Tx, afterPly: number, sans: readonly string[], at: number): boolean => {
+  const { game } = tx.st.rec;
+  const refuse = (why: string): false => {
+    emit(tx, at, {
+      type: 'alert',
+      code: 'arbiter-decision-needed',
+      article: citeTopic(tx.st.profile, 'displacedFoundLater'),
+      detail: `The moves given after ply ${afterPly} were not recorded: ${why}.`,
+    });
+    return false;
+  };
+  if (!Number.isInteger(afterPly) || afterPly < 0 || afterPly > game.length)
+    return refuse(`the game has ${game.length} plies`);
+  let line = game.truncate(afterPly).unwrap();
+  for (const san of sans) {
+    const next = line.playSan(san, { at });
+    if (next.isErr) return refuse(`${san} is not a legal move after ply ${line.length}`);
+    line = next.value;
+  }
+  rebase(tx, line);
+  const made = new Map<number, number>();
+  for (let ply = afterPly + 1; ply <= line.length; ply++) made.set(ply, at);
+  syncTo(tx, line.length, made);
+  const moves: MoveEventBody[] = [];
+  for (let ply = afterPly + 1; ply <= line.length; ply++) {
+    const rec = line.moveAt(ply);
+    if (rec) moves.push({ ply, san: rec.san, uci: rec.uci, fen: rec.fen });
+  }
+  emit(tx, at, { type: 'correction', fromPly: afterPly + 1, moves, reason: 'arbiter' });
+  patch(tx, {
+    unjudged: [],
+    judged: line.length,
+    completed: { white: line.length, black: line.length },
+    claimable: undefined,
+    obligation: undefined,
+    breach: undefined,
+    suspicion: undefined,
+  });
+  const turn = line.turn;
+  const { clock } = tx.st;
+  if (clock && clock.phase !== 'stopped' && clock.toMove !== turn) adjust(tx, at, { toMove: turn });
+  const end = tx.st.plies[line.length]?.status.end;
+  if (end) endWith(tx, at, end);
+  return true;
 };

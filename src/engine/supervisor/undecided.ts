@@ -30,13 +30,14 @@ export const onUndecided = (tx: Tx, out: MismatchOutput, at: number = out.at): v
     code: 'board-mismatch',
     article: citeTopic(st.profile, 'displacedFoundLater'),
     color: positionAt(st, orders.root).turn,
-    detail: `The board shows a legal position that ${lines.length} move orders reach after ply ${orders.root} (${lines.join(' / ')}): the arbiter decides which was played. No illegal move.`,
+    detail: `The board shows a legal position that ${orders.total} move orders reach after ply ${orders.root} (${lines.join(' / ')}${orders.total > lines.length ? ` and ${orders.total - lines.length} more` : ''}): the arbiter decides which was played. No illegal move.`,
     evidence: {
       fenBefore: st.rec.game.fenAt(orders.root),
       boardFen: sensedFen(st.rec.sensed),
       squares: out.squares.map(makeSquare),
       events: attemptEvents(st.rec),
       orders: orders.lines,
+      ordersAfterPly: orders.root,
     },
   });
   patch(tx, { illegalShown: true });

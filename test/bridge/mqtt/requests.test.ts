@@ -120,6 +120,7 @@ describe('parseRequest', () => {
         'restore_position',
         'resync_board',
         'set_edition',
+        'set_moves',
         'set_result',
         'set_time_control',
         'start_game',

@@ -113,17 +113,31 @@ describe('board tracker: jumps of the board', () => {
     expect(sansOf(r)).toBe(c.sans);
   });
 
-  it('four missed plies are reported as a mismatch naming the squares that differ', () => {
+  it('five missed plies in several orders: one mismatch naming the squares and the candidate orders', () => {
+    // After a restart or a lost link the tracker looks as far as catchUpPlies (8) for the moves
+    // made meanwhile: e5 Nf3 Nc6 Bc4 Nf6 and its transpositions all reach the board.
     const r = recognise('0 snapshot r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R; 1000 tick', {
       moves: 'e4',
     });
-    const out = r.outputs.find(o => o.type === 'mismatch');
-    expect(out?.type).toBe('mismatch');
-    if (out?.type === 'mismatch') {
-      expect(out.reason).toBe('unreachable');
-      expect(out.squares.length).toBe(10);
+    const out = r.outputs.filter(o => o.type === 'mismatch');
+    expect(out).toHaveLength(1);
+    const m = out[0];
+    if (m?.type === 'mismatch') {
+      expect(m.reason).toBe('ambiguous');
+      expect(m.squares.length).toBe(10);
+      expect(m.orders?.root).toBe(1);
+      expect(m.orders?.lines.map(l => l.join(' '))).toContain('e5 Nf3 Nc6 Bc4 Nf6');
+      expect(m.orders?.lines.every(l => l.length === 5)).toBe(true);
     }
     expect(sansOf(r)).toBe('e4');
+  });
+
+  it('a board beyond the catch-up reach is a mismatch naming the squares, nothing invented', () => {
+    // Nine plies from the start (e4 e5 Nf3 Nc6 Bc4 Nf6 d3 d6 O-O): more than catchUpPlies.
+    const r = recognise('0 snapshot r1bqkb1r/ppp2ppp/2np1n2/4p3/2B1P3/3P1N2/PPP2PPP/RNBQ1RK1; 1000 tick', {});
+    const out = r.outputs.find(o => o.type === 'mismatch');
+    expect(out).toMatchObject({ type: 'mismatch', reason: 'unreachable' });
+    expect(sansOf(r)).toBe('');
   });
 
   it('a takeback to a repeated position goes to the latest such ply and says so', () => {

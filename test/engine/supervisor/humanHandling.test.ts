@@ -247,7 +247,9 @@ describe('alerts that prove wrong are withdrawn', () => {
 });
 
 describe('downtime and restores never decide a result', () => {
-  it('four plies made while the link is down: recovered from the board, no illegal move', () => {
+  it('four plies made while the link is down: one mismatch with the orders, nothing counted, the arbiter records one', () => {
+    // Nf3 Nc6 Bc4 Nf6 in any order of each side's two moves: four orders reach the board. Nothing
+    // is guessed; presses on it pass the clock and count nothing; the arbiter's record resolves it.
     const script = `@edition E23
 @timecontrol 5400+30
 @moves e4 e5
@@ -255,11 +257,50 @@ describe('downtime and restores never decide a result', () => {
 > alert board-missing 6.11.2
 9000  back
 9000  snapshot r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R
+> alert board-mismatch 7.6 white "4 move orders reach after ply 2"
+10000 press white
+11000 press black
+12000 arbiter moves 2 Nf3 Nc6 Bc4 Nf6
+> correction 3 arbiter Nf3 Nc6 Bc4 Nf6
+> withdrawn board-mismatch resolved
+14000 e1 -
+14200 g1 K
+14400 h1 -
+14600 f1 R
+> move 7 O-O
+15000 press white
 `;
-    const run = runScript(parseScript(script, 'downtime-four.cbs').unwrap())[0];
-    const codes = run?.events.flatMap(e => (e.type === 'alert' ? [e.code] : [])) ?? [];
-    expect(codes).not.toContain('illegal-move');
-    expect(run?.events.some(e => e.type === 'end')).toBe(false);
+    expect(failuresOf('downtime-four.cbs', script)).toEqual([]);
+  });
+
+  it('moves played on from an undecided board are recognised once the arbiter records the order', () => {
+    const script = `@edition E23
+@timecontrol 5400+30
+@moves e4
+0     lost
+> alert board-missing 6.11.2
+8000  back
+8000  snapshot r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R
+> alert board-mismatch 7.6 black "2 move orders reach after ply 1"
+9000  press black
+12000 f1 -
+12300 b5 B
+13000 press white
+15000 arbiter moves 1 e5 Nf3 Nc6
+> correction 2 arbiter e5 Nf3 Nc6
+> move 5 Bb5
+> withdrawn board-mismatch resolved
+`;
+    expect(failuresOf('undecided-then-played-on.cbs', script)).toEqual([]);
+  });
+
+  it('moves the arbiter records that are not legal change nothing, and say so', () => {
+    const script = `@edition E23
+@moves e4
+0     arbiter moves 1 e5 Nf3 Ke7 Qh5
+> alert arbiter-decision-needed 7.6 "Qh5 is not a legal move after ply 4"
+`;
+    expect(failuresOf('set-moves-illegal.cbs', script)).toEqual([]);
   });
 
   it('presses on a board that is not set up after a restore count nothing; an illegal move after it does', () => {
