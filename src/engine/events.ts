@@ -11,7 +11,8 @@
  * Field names are camelCase here; the bridge converts them to the wire case of MQTT (snake_case).
  * Every event names the article of the edition in force when a rule decided it.
  */
-import type { BoardEvent } from './recognition/boardEvent.js';
+import type { Square } from 'chessops';
+import type { BoardEvent, SensedContent } from './recognition/boardEvent.js';
 import type { ArticleRef, Color, Edition, GameType, Supervision } from './types.js';
 
 /** Everything that happens at a board, in time order: the supervisor's input. */
@@ -27,8 +28,30 @@ export type SupervisorInput =
     }
   /** The link to the board was lost or came back (the board's state is then re-read as a snapshot). */
   | { readonly kind: 'link'; readonly at: number; readonly state: 'lost' | 'back' }
+  /**
+   * The board's own memory of its changes (a DGT board's move log, read after a restart or a
+   * lost link, before its snapshot): every square change and lever press in order, untimed. The
+   * supervisor finds where the board stood when it was last seen and replays what followed.
+   */
+  | { readonly kind: 'boardLog'; readonly at: number; readonly entries: readonly BoardLogEntry[] }
   /** An operator or player command (arbiter console, MQTT request, CLI). */
   | OperatorCommand;
+
+/** One record of a board's memory of its changes. */
+export type BoardLogEntry =
+  /** A square changed; `quick`: within about 250 ms of the record before. */
+  | {
+      readonly kind: 'square';
+      readonly square: Square;
+      readonly piece: SensedContent;
+      readonly quick: boolean;
+    }
+  /** The player of `side` pressed his lever (the board logs the stopped clock's time then). */
+  | { readonly kind: 'press'; readonly side: Color }
+  /** What the board stood as at this point: empty (a power-up, then one record per piece) or the start position. */
+  | { readonly kind: 'mark'; readonly board: 'empty' | 'start' }
+  /** A record from which the board cannot be followed on (a non-standard start, an unknown byte). */
+  | { readonly kind: 'gap' };
 
 /** Commands from people: players' claims and offers, and the arbiter's decisions. */
 export type OperatorCommand =

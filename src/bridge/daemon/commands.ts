@@ -95,10 +95,7 @@ export const commandInput = (action: string, rawParams: unknown, at: number): Op
     }
     case 'set_moves': {
       const afterPly = asInt(p.after_ply);
-      const moves =
-        Array.isArray(p.moves) && p.moves.every(m => typeof m === 'string')
-          ? (p.moves)
-          : undefined;
+      const moves = Array.isArray(p.moves) && p.moves.every(m => typeof m === 'string') ? p.moves : undefined;
       return afterPly === undefined || moves === undefined
         ? undefined
         : arbiter({ type: 'setMoves', afterPly, moves });

@@ -286,6 +286,8 @@ export const makeBoardOpener = (deps: OpenerDeps): BoardOpener => {
           clock: board.clock,
           clockCommands$: clock$,
           keepaliveMs: DGT_KEEPALIVE_MS,
+          // The board's memory of what was played while the daemon was not listening.
+          readLog: true,
         });
       case 'dgt-bus': {
         const { port, busAddress } = board;

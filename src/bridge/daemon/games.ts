@@ -72,6 +72,8 @@ const JOURNALED: ReadonlySet<ObservationType> = new Set<ObservationType>([
   'link',
   'identity',
   'protocol-error',
+  // The board's move log read at a connection: what was played while the daemon was not listening.
+  'eeprom-log',
 ]);
 
 export type GameError = Error & {

@@ -30,8 +30,8 @@
  * Identity, battery, protocol errors and clock acks carry nothing for the supervisor.
  */
 import type { Color } from 'chessops';
-import type { ClockSide, Observation, SquareContent } from '../../drivers/observation.js';
-import type { SupervisorInput } from '../../engine/events.js';
+import type { ClockSide, LogRecord, Observation, SquareContent } from '../../drivers/observation.js';
+import type { BoardLogEntry, SupervisorInput } from '../../engine/events.js';
 import type { SensedContent } from '../../engine/recognition/boardEvent.js';
 import {
   type GameStart,
@@ -197,15 +197,60 @@ export const mapObservation = (state: InputMapState, o: Observation): InputMapSt
           return none(state);
       }
     // falls through: every link state returned above
+    case 'eeprom-log':
+      // The board's move log, read at a new connection before its dump: what was played meanwhile.
+      if (o.source !== 'dump' || !state.awaitingSnapshot) return none(state);
+      return {
+        state,
+        inputs: [{ kind: 'boardLog', at: o.at, entries: logEntries(o.records, state.whiteSide) }],
+      };
     case 'identity':
     case 'battery':
     case 'protocol-error':
     case 'clock-ack':
-    case 'eeprom-log':
     case 'bus-reply':
       return none(state);
   }
 };
+
+/**
+ * The board log's records as the supervisor reads them: square changes, presses (the stopped
+ * clock's side, when White's side is known), and what the board is known to show (a power-up: an
+ * empty board, then its pieces; a start position it tagged); a non-standard start or an unknown
+ * byte breaks the thread.
+ */
+const logEntries = (records: readonly LogRecord[], whiteSide: ClockSide | undefined): BoardLogEntry[] =>
+  records.flatMap((r): BoardLogEntry[] => {
+    switch (r.kind) {
+      case 'piece':
+        return [{ kind: 'square', square: r.square, piece: sensedOf(r.content), quick: r.quick }];
+      case 'time':
+        return whiteSide === undefined ? [] : [{ kind: 'press', side: colorAt(r.side, whiteSide) }];
+      case 'tag':
+        switch (r.tag) {
+          case 'power-up':
+          case 'empty-board':
+            return [{ kind: 'mark', board: 'empty' }];
+          case 'begin-pos':
+          case 'begin-pos-rotated':
+            return [{ kind: 'mark', board: 'start' }];
+          case 'four-rows':
+            return [{ kind: 'gap' }];
+          case 'eof':
+          case 'downloaded':
+          case 'start-tag':
+          case 'watchdog':
+          case 'clock-state':
+          case 'bus-address':
+          case 'nop':
+          case 'nop2':
+            return [];
+        }
+      // falls through: every tag returned above
+      case 'unknown':
+        return [{ kind: 'gap' }];
+    }
+  });
 
 /** Clock side of a colour, once White's side is known. */
 export const sideOf = (state: InputMapState, color: Color): ClockSide | undefined =>

@@ -69,6 +69,7 @@ export const stepsOfEvents = (events: readonly SupervisorInput[], options: Steps
       case 'offerReply':
       case 'resign':
       case 'arbiter':
+      case 'boardLog':
         break;
     }
   }

@@ -76,6 +76,18 @@ const LETTER_CONTENT: Readonly<Record<PieceLetter, SquareContent>> = {
 export const contentOfLetter = (p: PieceLetter | 'empty'): SquareContent =>
   p === 'empty' ? { kind: 'empty' } : LETTER_CONTENT[p];
 
+/** The fields of the start position in the board's own frame, connector on White's left or turned round. */
+const START_FIELDS = ((): { normal: number[]; rotated: number[] } => {
+  const at = (orientation: Orientation): number[] => {
+    const fields = new Array<number>(64).fill(0);
+    START_SQUARES.forEach((c, sq) => {
+      fields[squareToField(sq, orientation)] = codeFromPiece(c) ?? 0;
+    });
+    return fields;
+  };
+  return { normal: at('normal'), rotated: at('rotated') };
+})();
+
 /** Most log records kept (the real EEPROM holds 0x1F00 bytes). */
 const LOG_LIMIT = 4000;
 /** A piece record is "quick" under this gap to the previous one (§7). */
@@ -120,6 +132,8 @@ export class DgtBoardEmulator {
   private lastChanges: DgtLogRecord[] = [];
   private fromStart: DgtLogRecord[] = [];
   private lastRecordAt = -Infinity;
+  /** The begin-position tag may be written (the pieces left the start position since the last one). */
+  private beginArmed = true;
   private lastClockSent: string | undefined;
   private lastClockAt = -Infinity;
   private ignoreNextPing = false;
@@ -132,6 +146,52 @@ export class DgtBoardEmulator {
     this.modeNow = options.mode ?? 'bus';
     const squares = options.squares ?? START_SQUARES;
     squares.forEach((c, sq) => this.setSquare(sq, codeFromPiece(c) ?? 0));
+    this.logPowerUp();
+  }
+
+  /**
+   * What a real board writes to its move log at power-on (§7): the power-up tag, then one piece
+   * record per occupied square, so the log can be followed from there. (Not in the bus change lists.)
+   */
+  private logPowerUp(): void {
+    this.logOnly({ kind: 'tag', tag: 'power-up' });
+    this.fields.forEach((code, field) => {
+      if (code !== 0) this.logOnly({ kind: 'piece', field, code, quick: true });
+    });
+    const start = this.atStart();
+    if (start !== undefined)
+      this.logOnly({ kind: 'tag', tag: start === 'normal' ? 'begin-pos' : 'begin-pos-rotated' });
+    this.beginArmed = start === undefined;
+  }
+
+  private logOnly(r: DgtLogRecord): void {
+    this.log.push(r);
+    if (this.log.length > LOG_LIMIT) this.log.shift();
+  }
+
+  /** The board's fields hold the start position (in its own frame: connector on White's left or turned). */
+  private atStart(): 'normal' | 'rotated' | undefined {
+    const normal = START_FIELDS.normal.every((code, f) => this.fields[f] === code);
+    if (normal) return 'normal';
+    return START_FIELDS.rotated.every((code, f) => this.fields[f] === code) ? 'rotated' : undefined;
+  }
+
+  /**
+   * The begin-position tag (§7): written when the pieces stand in the start position, re-armed only
+   * once more than two pieces have left it (the hysteresis of the real board).
+   */
+  private tagBeginPosition(): void {
+    const start = this.atStart();
+    if (start !== undefined && this.beginArmed) {
+      this.logOnly({ kind: 'tag', tag: start === 'normal' ? 'begin-pos' : 'begin-pos-rotated' });
+      this.beginArmed = false;
+      return;
+    }
+    if (!this.beginArmed) {
+      const off = START_FIELDS.normal.filter((code, f) => this.fields[f] !== code).length;
+      const offRotated = START_FIELDS.rotated.filter((code, f) => this.fields[f] !== code).length;
+      if (Math.min(off, offRotated) > 2) this.beginArmed = true;
+    }
   }
 
   get mode(): BoardMode {
@@ -160,6 +220,8 @@ export class DgtBoardEmulator {
     this.reader = new DgtCommandReader();
     this.lastClockSent = undefined;
     this.record({ kind: 'tag', tag: 'power-up' }, -Infinity);
+    this.log.pop();
+    this.logPowerUp();
   }
 
   /** Bytes from the host; returns the replies. */
@@ -278,6 +340,7 @@ export class DgtBoardEmulator {
         const code = codeFromPiece(contentOfLetter(e.piece)) ?? 0;
         const field = this.setSquare(resolveSquare(e.square), code);
         this.record({ kind: 'piece', field, code, quick: now - this.lastRecordAt < QUICK_MS }, now);
+        this.tagBeginPosition();
         if (!this.updating || options.silent === true) return EMPTY_BYTES;
         return makeMessage({ kind: 'field-update', field, code });
       }

@@ -93,6 +93,11 @@ export interface DgtSessionOptions {
   readonly clockResends?: number;
   /** Decoder buffer cap; default the decoder's. */
   readonly bufferCap?: number;
+  /**
+   * Read the board's move log (EEPROM, §7) at each connection, before its dump: the changes made
+   * while the host was not listening (a restart, a pulled cable), in order. Default false.
+   */
+  readonly readLog?: boolean;
 }
 
 /** The link was silent for too long. */
@@ -218,6 +223,8 @@ export const dgtSession$ = (
         [mode],
         [{ kind: 'version' }],
         [{ kind: 'serial' }],
+        // The log comes before the dump, so what it holds is followed up to the board as dumped.
+        ...(options.readLog === true ? [[{ kind: 'log-moves' } as const]] : []),
         dumpAndMode,
       ];
       const handshake$ = timer(openDelay, scheduler).pipe(

@@ -10,7 +10,7 @@
 import { Result } from '@badrap/result';
 import { parseSquare } from 'chessops';
 import { parsePiece } from 'chessops/fen';
-import type { OperatorCommand, SupervisorInput } from '../events.js';
+import type { BoardLogEntry, OperatorCommand, SupervisorInput } from '../events.js';
 import { contentsOfBoardFen, type SensedContent } from '../recognition/boardEvent.js';
 import { EDITIONS, type Color, type Edition, dataError, isEdition, isGameType } from '../types.js';
 import type { BoardScript, ExpectedEvent, ScriptError, ScriptHeader, ScriptInput } from './types.js';
@@ -107,6 +107,21 @@ const arbiterInput = (at: number, w: readonly string[]): SupervisorInput => {
   return { kind: 'arbiter', at, action };
 };
 
+/**
+ * One record of a board's log (`boardlog` events): `empty` / `start` (the board known to stand so),
+ * `gap`, `press:white`, or a square change `e2:-`, `e4:P`, with `*` when quick (`e4:P*`).
+ */
+const logEntry = (word: string): BoardLogEntry => {
+  if (word === 'empty' || word === 'start') return { kind: 'mark', board: word };
+  if (word === 'gap') return { kind: 'gap' };
+  const [left, right] = word.split(':');
+  if (left === 'press') return { kind: 'press', side: colorOf(right) };
+  const square = parseSquare(left ?? '');
+  if (square === undefined || right === undefined) return fail(`bad board log record "${word}"`);
+  const quick = right.endsWith('*');
+  return { kind: 'square', square, piece: content(quick ? right.slice(0, -1) : right), quick };
+};
+
 /** The input of an event line without its time. */
 const eventInput = (at: number, w: readonly string[]): SupervisorInput[] => {
   const [first, a, b, c] = w;
@@ -141,6 +156,8 @@ const eventInput = (at: number, w: readonly string[]): SupervisorInput[] => {
       return [{ kind: 'resign', at, by: colorOf(a) }];
     case 'arbiter':
       return [arbiterInput(at, w.slice(1))];
+    case 'boardlog':
+      return [{ kind: 'boardLog', at, entries: w.slice(1).map(logEntry) }];
     default: {
       if (w.length % 2 !== 0) fail(`unknown event "${w.join(' ')}"`);
       const out: SupervisorInput[] = [];

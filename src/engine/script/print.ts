@@ -8,7 +8,7 @@
  */
 import { makeSquare } from 'chessops';
 import { makePiece } from 'chessops/fen';
-import type { GameEventBody, SupervisorInput } from '../events.js';
+import type { BoardLogEntry, GameEventBody, SupervisorInput } from '../events.js';
 import type { SensedContent } from '../recognition/boardEvent.js';
 import type { BoardScript, ExpectedEvent } from './types.js';
 
@@ -67,6 +67,19 @@ const boardText = (board: readonly SensedContent[]): string => {
   return rows.join('/');
 };
 
+const logText = (e: BoardLogEntry): string => {
+  switch (e.kind) {
+    case 'mark':
+      return e.board;
+    case 'gap':
+      return 'gap';
+    case 'press':
+      return `press:${e.side}`;
+    case 'square':
+      return `${makeSquare(e.square)}:${contentText(e.piece)}${e.quick ? '*' : ''}`;
+  }
+};
+
 /** The event part of an input line (after the time). */
 export const makeInputText = (i: SupervisorInput): string => {
   switch (i.kind) {
@@ -83,6 +96,8 @@ export const makeInputText = (i: SupervisorInput): string => {
       return `clock ${i.whiteMs} ${i.blackMs} ${i.running ?? 'none'}`;
     case 'link':
       return i.state;
+    case 'boardLog':
+      return ['boardlog', ...i.entries.map(logText)].join(' ');
     case 'claim':
       return `claim ${i.by} ${CLAIM_WORD[i.claim]}${i.intended !== undefined ? ` ${i.intended}` : ''}`;
     case 'offer':

@@ -309,6 +309,9 @@ export const checkArt4 = (tx: Tx, m: PublishedMove): Art4Finding | undefined => 
   const openAt = turnOpenAt(pos, events, st.plies[m.ply - 1]?.madeAt, settleMs);
   const trace = traceTurn(pos, events, { openAt, settleMs });
   if (trace.uncertain || isPlainTurn(trace, rec.move, settleMs)) return undefined;
+  // Replayed from the board's log: the order is the board's, the times are made up.
+  const r = st.recovered;
+  if (r && events.some(e => e.at >= r.from && e.at <= r.until)) return undefined;
   const j: Judge = {
     pos,
     move: rec.move,

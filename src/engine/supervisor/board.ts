@@ -94,8 +94,9 @@ const afterPress = (tx: Tx, side: Color, at: number, outputs: readonly Recogniti
   const { clock } = tx.st;
   const running = clock ? clock.phase === 'running' && clock.toMove === side : tx.st.rec.game.turn === side;
   if (!running) return;
-  // Moves played on from an undecided board are not in the record yet: no press without a move.
-  if (tx.st.rec.undecided) pressFor(tx, side, at);
+  // Moves played on from an undecided board are not in the record yet, and a press replayed from
+  // the board's log may be one the record cannot follow: no press without a move.
+  if (tx.st.rec.undecided || tx.st.recovering) pressFor(tx, side, at);
   else onPressWithoutMove(tx, side, at);
 };
 

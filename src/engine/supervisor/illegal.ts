@@ -166,7 +166,7 @@ const mismatchAlert = (tx: Tx, out: MismatchOutput, at: number): void => {
   const pos = positionAt(st, st.rec.game.length);
   const irr = classifyBoard(pos, positionAt(st, 0), st.rec.sensed);
   const special = irr ? irregularityAlert(tx, irr) : undefined;
-  const mismatch = st.resync || out.reason === 'ambiguous';
+  const mismatch = st.resync || st.recovering || out.reason === 'ambiguous';
   const alert =
     special ??
     (mismatch
@@ -339,7 +339,7 @@ export const onIllegalPress = (tx: Tx, side: Color, at: number, out: MismatchOut
   const { profile } = st;
   // The press judges the board now: nothing is held for the quiet time any more.
   if (st.irregular && !st.irregular.alert) patch(tx, { irregular: undefined });
-  if (st.resync) {
+  if (st.resync || st.recovering) {
     // The board was re-read (link back, a restart, an arbiter's restore) and does not show the
     // game yet: nothing on it is judged (no illegal move, no penalty, no result) until it does.
     // The arbiter has the mismatch; the clock passes on as for a move.

@@ -20,6 +20,8 @@ import { applyReading, checkFlags, makeClockModel, startIfNeeded } from './clock
 import { onCommand, onLink } from './commands.js';
 import { commitQuiet, quietMsOf } from './commit.js';
 import { checkIrregular } from './illegal.js';
+import { onBoardLog } from './recovery.js';
+import type { BoardEvent } from '../recognition/boardEvent.js';
 import { startPlies, syncPlies } from './plies.js';
 import type { SupervisorOptions, SupervisorState } from './state.js';
 import { type Tx, openTx, patch } from './tx.js';
@@ -97,6 +99,8 @@ export const startSupervision = (
     plyAlerts: [],
     suspicion: undefined,
     irregular: undefined,
+    recovering: false,
+    recovered: undefined,
   };
   return { state, events: [] };
 };
@@ -108,10 +112,24 @@ const afterQuiet = (tx: Tx, at: number): void => {
   checkIrregular(tx, at, quietMsOf(tx));
 };
 
+/** A board event: the board as it stood until now judged first, then the event. */
+const sensorStep = (tx: Tx, input: BoardEvent, at: number): void => {
+  if (input.kind !== 'tick') {
+    // What waited for a quiet spell is decided as of this instant, before the event changes the board.
+    boardStep(tx, { kind: 'tick', at });
+    afterQuiet(tx, at);
+  }
+  if (input.kind === 'snapshot') patch(tx, { resync: true });
+  if (input.kind === 'press' && !tx.st.pressSeen) patch(tx, { pressSeen: true });
+  boardStep(tx, at === input.at ? input : { ...input, at });
+  if (input.kind !== 'tick') afterQuiet(tx, at);
+};
+
 /** Advances the supervision by one input. */
 export const superviseStep = (state: SupervisorState, input: SupervisorInput): SupervisorStep => {
   const at = Math.max(input.at, state.now);
-  const tx = openTx(at === state.now ? state : { ...state, now: at });
+  // The board's log is replayed from where the supervisor stood (before `at`): its time is not now yet.
+  const tx = openTx(at === state.now || input.kind === 'boardLog' ? state : { ...state, now: at });
   startIfNeeded(tx, at);
   switch (input.kind) {
     case 'square':
@@ -119,15 +137,11 @@ export const superviseStep = (state: SupervisorState, input: SupervisorInput): S
     case 'press':
     case 'adjust':
     case 'tick':
-      if (input.kind !== 'tick') {
-        // The board as it stood until now is judged first: what waited for a quiet spell is
-        // decided as of this instant, before the event changes the board.
-        boardStep(tx, { kind: 'tick', at });
-        afterQuiet(tx, at);
-      }
-      if (input.kind === 'snapshot') patch(tx, { resync: true });
-      if (input.kind === 'press' && !tx.st.pressSeen) patch(tx, { pressSeen: true });
-      boardStep(tx, input);
+      sensorStep(tx, input, at);
+      break;
+    case 'boardLog':
+      if (!tx.st.ended) onBoardLog(tx, { ...input, at }, e => sensorStep(tx, e, e.at));
+      patch(tx, { now: Math.max(tx.st.now, at) });
       break;
     case 'clock':
       boardStep(tx, { kind: 'tick', at });

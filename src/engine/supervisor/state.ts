@@ -173,6 +173,10 @@ export interface SupervisorState {
   readonly suspicion: Suspicion | undefined;
   /** A board that is no position, not yet an alert (see Irregular). */
   readonly irregular: Irregular | undefined;
+  /** The board's log is being replayed (recovery.ts): its presses count nothing under Art. 7. */
+  readonly recovering: boolean;
+  /** When the last replayed log ran (its times are made up): no Art. 4 finding comes from it. */
+  readonly recovered: { readonly from: number; readonly until: number } | undefined;
 }
 
 /** The position after `ply`, from the recognised game. */

@@ -331,3 +331,62 @@ describe('downtime and restores never decide a result', () => {
     expect(run?.events.some(e => e.type === 'end')).toBe(false);
   });
 });
+
+describe('the board’s own memory of a gap (a DGT board’s move log)', () => {
+  const LOG =
+    'boardlog start e2:- e4:P press:white e7:- e5:p press:black g1:- f3:N press:white b8:- c6:n press:black f1:- c4:B press:white g8:- f6:n press:black';
+  it('four plies made while the link was down, in the order played: no mismatch, nothing judged', () => {
+    // Without the log the dump alone is reached by four orders (Nf3 Nc6 Bc4 Nf6 and transpositions).
+    const script = `@edition E23
+@timecontrol 5400+30
+@moves e4 e5
+0     lost
+> alert board-missing 6.11.2
+9000  ${LOG}
+> move 3 Nf3
+> move 4 Nc6
+> move 5 Bc4
+> move 6 Nf6
+9000  back
+9000  snapshot r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R
+`;
+    expect(failuresOf('log-recovers.cbs', script)).toEqual([]);
+  });
+
+  it('a log that cannot be placed (no known start since the board was last seen) changes nothing', () => {
+    const script = `@edition E23
+@moves e4 e5
+0     lost
+> alert board-missing 6.11.2
+9000  boardlog g1:- f3:N b8:- c6:n
+9000  back
+9000  snapshot r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R
+> move 3 Nf3
+> move 4 Nc6
+`;
+    expect(failuresOf('log-unplaced.cbs', script)).toEqual([]);
+  });
+
+  it('a press in the log the board does not explain counts as no illegal move', () => {
+    // The log is cut after Nf3's lift (a record lost): the press finds no move on the board.
+    const script = `@edition E23
+@timecontrol 5400+30
+@moves e4 e5
+0     lost
+> alert board-missing 6.11.2
+9000  boardlog start e2:- e4:P press:white e7:- e5:p press:black g1:- press:white
+> alert board-mismatch 7.6 white
+9000  back
+9000  snapshot rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R
+> move 3 Nf3
+> withdrawn board-mismatch resolved
+`;
+    const run = runScript(parseScript(script, 'log-press.cbs').unwrap())[0];
+    expect(run?.failures).toEqual([]);
+    expect(
+      run?.events.some(
+        e => e.type === 'alert' && (e.code === 'illegal-move' || e.code === 'press-without-move'),
+      ),
+    ).toBe(false);
+  });
+});
