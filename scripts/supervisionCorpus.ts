@@ -17,6 +17,13 @@
  * list); `--seed S` runs only seed S; `--verbose` prints each failing run's alerts with the board
  * events of their evidence, and the plies where the recorded moves part from the original.
  * `--jobs N` splits the games over N processes.
+ *
+ * `--downtime S,...` (seconds) cuts the recogniser's input for S s in the middle of every game
+ * (a restart, a pulled cable: handling/downtime.ts), at the human dwell; with `--board-log` the
+ * board's log of its changes (a DGT board's EEPROM) comes back before its snapshot. A run then
+ * passes when no game is ended by the daemon, no illegal move or penalty is counted, and the
+ * published record is the game's (recovered), or a part of it with one mismatch for the arbiter
+ * listing the candidate orders (left to the arbiter); a record that departs from the game fails.
  */
 import { fork } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -27,7 +34,8 @@ import { parseArgs } from 'node:util';
 import { makeRecorder, writeReportSection } from '../bench/report.js';
 import { getProfile } from '../src/engine/editions.js';
 import type { GameEvent } from '../src/engine/events.js';
-import { deriveSeed } from '../src/engine/handling/prng.js';
+import { withDowntime } from '../src/engine/handling/downtime.js';
+import { deriveSeed, makeRng } from '../src/engine/handling/prng.js';
 import { generateForGame } from '../src/engine/handling/generator.js';
 import { decodePgnBytes, readPgn } from '../src/engine/pgnRead.js';
 import { runSupervision, startSupervision } from '../src/engine/supervisor/index.js';
@@ -38,6 +46,8 @@ const { values } = parseArgs({
   options: {
     seeds: { type: 'string', default: '3' },
     dwell: { type: 'string', default: 'human' },
+    downtime: { type: 'string' },
+    'board-log': { type: 'boolean', default: false },
     jobs: { type: 'string', default: '1' },
     shard: { type: 'string' },
     file: { type: 'string', multiple: true },
@@ -56,9 +66,13 @@ const edition: Edition = isEdition(values.edition) ? values.edition : 'E23';
 const root = resolve(import.meta.dirname, '..');
 const shared = values.shared ?? process.env.CHESSBRIDGE_SHARED ?? resolve(root, '..', 'shared');
 const dir = join(shared, 'data', 'pgn');
-const levels = values.dwell.split(',').map(s => s.trim());
+const downtimes = values.downtime?.split(',').map(Number);
+const levels = downtimes ? downtimes.map(d => `down${d}`) : values.dwell.split(',').map(s => s.trim());
 for (const l of levels)
-  if (l !== 'human' && !(Number(l) > 0)) throw new TypeError(`--dwell: expected ms or 'human', got ${l}`);
+  if (!l.startsWith('down') && l !== 'human' && !(Number(l) > 0))
+    throw new TypeError(`--dwell: expected ms or 'human', got ${l}`);
+if (downtimes?.some(d => !(d > 0)))
+  throw new TypeError(`--downtime: expected seconds, got ${values.downtime}`);
 /** --game FILE:N filters: file -> the game numbers to run. */
 const only = new Map<string, Set<number>>();
 for (const g of values.game ?? []) {
@@ -89,6 +103,10 @@ interface LevelStats {
   runsWithAlert: number;
   possible: number;
   wrongRecord: number;
+  /** Downtime runs: the record left to the arbiter (one mismatch with the candidate orders). */
+  leftToArbiter: number;
+  /** Downtime runs: plies made while the input was cut. */
+  pliesDown: number;
   sensorEvents: number;
   seconds: number;
   /** alert code and article -> count */
@@ -110,6 +128,8 @@ const emptyLevel = (): LevelStats => ({
   runsWithAlert: 0,
   possible: 0,
   wrongRecord: 0,
+  leftToArbiter: 0,
+  pliesDown: 0,
   sensorEvents: 0,
   seconds: 0,
   byCode: {},
@@ -117,7 +137,37 @@ const emptyLevel = (): LevelStats => ({
 });
 
 const dwellOf = (level: string): readonly [number, number] | undefined =>
-  level === 'human' ? undefined : [Math.round(Number(level) * 0.8), Math.round(Number(level) * 1.2)];
+  level === 'human' || level.startsWith('down')
+    ? undefined
+    : [Math.round(Number(level) * 0.8), Math.round(Number(level) * 1.2)];
+
+/**
+ * A downtime run's verdict: problems (empty: it passes) and whether the record was left to the
+ * arbiter. Allowed: the lost link's alert, one mismatch for the arbiter; never an end the rules do
+ * not make, an illegal move or a penalty, or a record that departs from the game.
+ */
+const verifyDowntime = (
+  want: { readonly sans: readonly string[]; readonly end: string | undefined },
+  events: readonly GameEvent[],
+): { problems: string[]; left: boolean } => {
+  const problems: string[] = [];
+  const got = publishedSans(events);
+  const prefix = got.every((san, i) => san === want.sans[i]);
+  const exact = prefix && got.length === want.sans.length;
+  const orders = events.some(
+    e => e.type === 'alert' && e.code === 'board-mismatch' && e.evidence?.orders !== undefined,
+  );
+  if (!prefix) problems.push(`moves differ from the game (${got.length} of ${want.sans.length})`);
+  else if (!exact && !orders)
+    problems.push(`record stops at ply ${got.length} of ${want.sans.length}, no mismatch for the arbiter`);
+  for (const e of events) {
+    if (e.type === 'end' && (want.end === undefined || e.reason !== want.end))
+      problems.push(`ended by ${e.reason}`);
+    if (e.type === 'alert' && e.code !== 'board-missing' && e.code !== 'board-mismatch')
+      problems.push(`alert ${e.code} ${e.article.article}: ${e.detail}`);
+  }
+  return { problems, left: !exact && prefix && orders };
+};
 
 /** A failing run in detail: its problems, each alert with the board events it was judged on, where the record parts. */
 const explain = (
@@ -172,18 +222,38 @@ const runShard = (index: number, count: number): ShardResult => {
             rates: { castlingRookFirst: 0 },
             ...(dwellMs ? { dwellMs } : {}),
           });
+          // A downtime starts with a ply in the middle third of the game.
+          const downMs = level.startsWith('down') ? Number(level.slice(4)) * 1000 : undefined;
+          const rng = makeRng(deriveSeed(seed, r.value.index ^ 0x5eed));
+          const pressAts = run.events.flatMap(e => (e.kind === 'press' || e.kind === 'square' ? [e.at] : []));
+          const cutAt =
+            pressAts[Math.floor(pressAts.length / 3) + rng.int(0, Math.floor(pressAts.length / 3))] ?? 0;
+          const cut =
+            downMs === undefined
+              ? undefined
+              : withDowntime(run.events, game.positionAt(0).board, {
+                  from: cutAt,
+                  ms: downMs,
+                  log: values['board-log'],
+                });
+          const inputs = cut?.inputs ?? run.events;
+          if (cut) s.pliesDown += cut.presses;
           const { state } = startSupervision(
             { game: 'g', edition, gameType: 'standard', supervision: 'full', startFen: game.start.fen },
             { game: game.truncate(0).unwrap() },
           );
           const t0 = process.cpuUsage();
-          const result = runSupervision(state, run.events);
+          const result = runSupervision(state, inputs);
           const used = process.cpuUsage(t0);
           s.seconds += (used.user + used.system) / 1e6;
           s.sensorEvents += run.stats.sensorEvents;
           s.runs++;
           s.plies += want.sans.length;
-          const alerts = result.events.filter(e => e.type === 'alert');
+          const alerts = result.events.flatMap(e =>
+            e.type === 'alert' && !(cut && (e.code === 'board-missing' || e.code === 'board-mismatch'))
+              ? [e]
+              : [],
+          );
           s.alerts += alerts.length;
           if (alerts.length > 0) s.runsWithAlert++;
           for (const a of alerts) {
@@ -192,7 +262,9 @@ const runShard = (index: number, count: number): ShardResult => {
           }
           s.possible += result.events.filter(e => e.type === 'finding' && e.grade === 'possible').length;
           // The published record, not the recogniser's: it goes on tracking the board after the end.
-          const problems = verifySupervision(want, result.events);
+          const verdict = cut ? verifyDowntime(want, result.events) : undefined;
+          if (verdict?.left) s.leftToArbiter++;
+          const problems = verdict?.problems ?? verifySupervision(want, result.events);
           if (problems.some(p => p.startsWith('moves differ'))) s.wrongRecord++;
           if (problems.length === 0) {
             s.exact++;
@@ -265,6 +337,22 @@ if (values.shard !== undefined) {
     `Run: \`npx tsx scripts/supervisionCorpus.ts --seeds ${seeds} --dwell ${values.dwell}\` on ${cpu}, Node ${process.version}, ${edition} standard; ${result.skipped} games skipped (illegal in the PGN). Dwell L: every stop on the way rests L ± 20 % (human: 0.3–2 s).`,
   );
   rec.log('');
+  if (downtimes) {
+    rec.log(
+      `Downtime: the input cut for S s from a ply in the middle third of each game, handling at the human dwell; ${values['board-log'] ? "the board's log (EEPROM) read before its snapshot" : 'the snapshot alone (no board log)'}. Passing: no end the rules do not make, no illegal move or penalty, the record the game's or a part of it with one mismatch listing the candidates.`,
+    );
+    rec.log('');
+    rec.log(
+      '| downtime | runs | passing | recovered (exact record) | left to the arbiter (candidates) | failing | presses while down |',
+    );
+    rec.log('|---|---:|---:|---:|---:|---:|---:|');
+    for (const level of levels) {
+      const s = result.levels[level] ?? emptyLevel();
+      rec.log(
+        `| ${level.slice(4)} s | ${s.runs} | ${s.exact} | ${s.exact - s.leftToArbiter} | ${s.leftToArbiter} | ${s.runs - s.exact} | ${s.pliesDown} |`,
+      );
+    }
+  }
   rec.log(
     '| dwell | runs (games × seeds) | exact, no alert | accuracy | wrong records | false alerts per 100 plies | runs with an alert | `possible` findings (not alerts) per 100 plies | ended by the rules before the record | events/s (CPU, one core) |',
   );

@@ -86,8 +86,9 @@ const earlier = (a: readonly number[], b: readonly number[]): number => {
 /**
  * Of several exact explanations from `root`, the one to publish, or undefined when they cannot be
  * told apart (moves are never guessed): the ones keeping the published moves; then those whose
- * every claimed position stood at least `minReplyMs`; then the one whose positions appeared first
- * and whose last move was finished first.
+ * every claimed position stood at least `minReplyMs`; then, when they all start with the same
+ * piece, the one whose first position was shown last (the piece went on from a stop); then the one
+ * whose positions appeared first and whose last move was finished first.
  */
 export const disambiguate = (
   st: RecognitionState,
@@ -104,6 +105,18 @@ export const disambiguate = (
   );
   if (standing.length > 0) pool = standing;
   if (pool.length === 1) return pool[0];
+  // One piece set down on two squares its move could reach, each long enough to stand (a pawn
+  // resting on f6, then put on f5 and taken en passant): where it went last is the move.
+  const firstFrom = pool[0]?.path[0]?.from;
+  if (firstFrom !== undefined && pool.every(e => e.path[0]?.from === firstFrom)) {
+    const shown = pool.flatMap(e => {
+      const at = observedAt(st, root, claimedBy('exact', e));
+      return at?.[0] === undefined ? [] : [{ e, at: at[0] }];
+    });
+    shown.sort((a, b) => b.at - a.at);
+    const last = shown[0];
+    if (last && shown.length === pool.length && (shown[1]?.at ?? -1) < last.at) return last.e;
+  }
   const seen = pool.flatMap(e => {
     const at = observedAt(st, root, claimedBy('exact', e));
     return at ? [{ e, at: [...at, landedAt(st, root, e)] }] : [];

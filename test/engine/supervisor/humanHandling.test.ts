@@ -390,3 +390,41 @@ describe('the board’s own memory of a gap (a DGT board’s move log)', () => {
     ).toBe(false);
   });
 });
+
+describe('a stop, then the move, then the reply before a quiet moment', () => {
+  it('f7 resting on f6 (0.3 s), put on f5, taken en passant: ...f5 exf6, not ...f6 exf6 (kasparov.pgn #2001)', () => {
+    const script = `@edition E23
+@timecontrol 5400+30
+@start r2r1k2/3n1ppq/1p1Np2p/2n1P3/p4BR1/P3QP1P/1P4P1/3R2K1 b - - 8 31
+0    f7 -
+300  f6 p
+594  f6 -
+818  f5 p
+980  f5 -
+1783 e5 -
+2027 f6 P
+> move 1 f5
+> move 2 exf6
+3000 press white
+`;
+    expect(failuresOf('stop-then-en-passant.cbs', script)).toEqual([]);
+  });
+
+  it('...Rf3-e3 resting 1.9 s, then Rd3, White’s Re3 at once, the rook on d3 lifted to be adjusted: ...Rd3 Re3 (twic1256.pgn #81)', () => {
+    const script = `@edition E23
+@start 6k1/6p1/7p/3N4/1P6/2P2rbP/6K1/4R3 b - - 1 45
+0    f3 -
+222  e3 r
+> move 1 Re3
+2106 e3 -
+2592 d3 r
+2812 e1 -
+2970 e3 R
+3179 d3 -
+4288 d3 r
+> correction 1 revision Rd3 Re3
+> finding release 4.7 black possible
+`;
+    expect(failuresOf('stop-revision-reply.cbs', script)).toEqual([]);
+  });
+});
