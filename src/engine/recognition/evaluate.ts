@@ -7,14 +7,14 @@
  *   const pressed = evaluate(st, 950, { kind: 'press', side: 'white' });
  */
 import type { Chess, Color, NormalMove, Role, Square } from 'chessops';
-import { SquareSet, kingCastlesTo } from 'chessops';
-import { castlingSide } from 'chessops/chess';
+import { SquareSet } from 'chessops';
 import { type Gesture, detectGesture, isGestureRisk, isGestureUnderway } from './gesture.js';
 import { makeSanBetween } from '../notation.js';
 import { MAX_ORDERS, type MismatchReason, type MoveOrders, type RecognitionOutput } from './outputs.js';
 import { type Pending, pendingKey } from './pending.js';
-import { type Group, chooseGroup, claimedBy, disambiguate, isSupported } from './choose.js';
-import { longestDwell, observedAt, squareHistory } from './evidence.js';
+import { type Group, chooseGroup, disambiguate, isSupported } from './choose.js';
+import { squareHistory } from './evidence.js';
+import { isReopened, preferRevision, preferStanding } from './revise.js';
 import { NO_OUTPUTS, type Step, finalizeByPress, publishLine } from './publish.js';
 import { DEFAULT_MAX_NODES, type Explanation, type SearchOptions, explain } from './search.js';
 import { diffSquares, inferFrom } from './sensedBoard.js';
@@ -323,94 +323,6 @@ const promotionSeen = (st: RecognitionState, square: Square, color: Color): Role
     }
   }
   return undefined;
-};
-
-/**
- * Was the last move's piece lifted again from where the move put it, after it was made? Then its
- * mover may be revising it (f7-f6 taken on to f5), and the revisions are weighed against the
- * stories that keep it.
- */
-const isReopened = (st: RecognitionState): boolean => {
-  const tip = st.game.length;
-  if (tip <= st.anchor) return false;
-  const last = st.game.moveAt(tip)?.move;
-  const before = st.game.positionView(tip - 1);
-  if (!last || !before || !('from' in last)) return false;
-  const side = castlingSide(before, last);
-  const to = side ? kingCastlesTo(before.turn, side) : last.to;
-  for (let j = madeIndexOf(st, tip) + 1; j < st.evidence.length; j++) {
-    const e = st.evidence[j];
-    if (e?.kind === 'square' && e.square === to && e.piece === 'empty') return true;
-  }
-  return false;
-};
-
-/**
- * The last move's piece was lifted again: a revision the evidence supports wins over the story
- * that keeps the move when that story has nothing made since (the piece only in hand, while the
- * board shows the revised move complete: a capture an occupancy board sees as a refilled square),
- * or when the board showed the revision's positions after the move was made, each standing long
- * enough to be a position and not a transient: f6 published, the pawn then set on f5 and taken en
- * passant is not f6 and exf6; ...Re3 published, the rook then set on d3, White's Re3 played and
- * the rook on d3 lifted is not ...Re3 Rxe3.
- */
-const preferRevision = (st: RecognitionState, tipChoice: Group, groups: readonly Group[]): Group => {
-  const tip = st.game.length;
-  const afterTip = madeIndexOf(st, tip);
-  for (const g of groups) {
-    if (g.root >= tip || !g.consistent || g.members.length === 0) continue;
-    const published = st.game.moveAt(g.root + 1)?.move;
-    // A story keeping the published move is the tip's own, not a revision; a half-made one counts
-    // only with every ply of it made (the side to move has started).
-    const revisions = g.members.filter(e => {
-      const first = e.path[0];
-      return (
-        first !== undefined &&
-        published !== undefined &&
-        'from' in published &&
-        !(
-          first.from === published.from &&
-          first.to === published.to &&
-          first.promotion === published.promotion
-        ) &&
-        (g.kind === 'exact' || e.made === e.path.length)
-      );
-    });
-    if (revisions.length === 0) continue;
-    if (g.kind === 'exact' && tipChoice.kind === 'partial' && tipChoice.members.every(m => m.made === 0))
-      return { ...g, members: revisions };
-    if (tipChoice.kind !== 'exact') continue;
-    const shown = revisions.filter(e => {
-      const claims = claimedBy(g.kind, e);
-      const seen = observedAt(st, g.root, claims);
-      return (
-        claims.length > 0 &&
-        seen !== undefined &&
-        (seen[0] ?? -1) > afterTip &&
-        claims.every(p => longestDwell(st, g.root, p) >= st.options.minReplyMs)
-      );
-    });
-    if (shown.length > 0) return { ...g, members: shown };
-  }
-  return tipChoice;
-};
-
-/**
- * An exact story that needs a position the board showed only as a transient (a rook touching down
- * on e3 for 0.1 s on its way to d3) is weaker than a half-made story from the same root whose
- * every ply the board showed standing (...Rd3, White's Re3, then the rook on d3 lifted again to be
- * adjusted): that one is taken, not ...Re3 Rxe3.
- */
-const preferStanding = (st: RecognitionState, picked: Group, groups: readonly Group[]): Group => {
-  if (picked.kind !== 'exact' || !picked.consistent) return picked;
-  const stands = (p: Chess): boolean => longestDwell(st, picked.root, p) >= st.options.minReplyMs;
-  const weak = picked.members.every(e => claimedBy('exact', e).some(p => !stands(p)));
-  if (!weak) return picked;
-  const partial = groups.find(g => g.root === picked.root && g.kind === 'partial' && g.consistent);
-  const standing = (partial?.members ?? []).filter(
-    e => e.made === e.path.length && e.path.length > 0 && claimedBy('partial', e).every(stands),
-  );
-  return partial && standing.length > 0 ? { ...partial, members: standing } : picked;
 };
 
 /** Does the evidence since the anchor hold a snapshot (a re-read board, no intermediate positions)? */

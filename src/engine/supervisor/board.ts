@@ -13,14 +13,8 @@ import { citeTopic } from '../editions.js';
 import type { Color } from '../types.js';
 import { checkFlags, pressFor } from './clockFeed.js';
 import { endGame } from './ending.js';
-import {
-  holdAlert,
-  onIllegalPress,
-  onMismatch,
-  onPending,
-  onPressWithoutMove,
-  onResolved,
-} from './illegal.js';
+import { holdAlert, onMismatch, onPending } from './held.js';
+import { onIllegalPress, onPressWithoutMove, onResolved } from './illegal.js';
 import { judgeAll, judgeUpTo } from './commit.js';
 import { onTouch } from './turn.js';
 import { onCorrection, onMove } from './moves.js';

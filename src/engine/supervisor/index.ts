@@ -19,7 +19,7 @@ import { boardStep } from './board.js';
 import { applyReading, checkFlags, makeClockModel, startIfNeeded } from './clockFeed.js';
 import { onCommand, onLink } from './commands.js';
 import { commitQuiet, quietMsOf } from './commit.js';
-import { checkIrregular } from './illegal.js';
+import { checkIrregular } from './held.js';
 import { onBoardLog } from './recovery.js';
 import type { BoardEvent } from '../recognition/boardEvent.js';
 import { startPlies, syncPlies } from './plies.js';

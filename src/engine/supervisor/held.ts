@@ -1,0 +1,230 @@
+/**
+ * Boards held until a press or the quiet time (issue: judge only what the board proves): a board
+ * that is no position, or a half-made move that cannot be completed, seen at a quiet moment while
+ * pieces may still be moving. Held as the supervisor's `Irregular`, it becomes an alert at a press
+ * (illegal.ts completes the illegal move) or once the board has stayed so, quiet, for `quietMs`,
+ * and that alert is withdrawn when the board shows a position of the game again. A board re-read
+ * after a gap is a board mismatch at once: that is a fact, not handling.
+ *
+ *   onMismatch(tx, mismatchOutput);       // held
+ *   checkIrregular(tx, now, 4000);        // the alert once quiet for 4 s; withdrawn once set right
+ */
+import { makeSquare, opposite } from 'chessops';
+import { citeTopic } from '../editions.js';
+import type { AlertCode } from '../events.js';
+import type { RecognitionOutput } from '../recognition/outputs.js';
+import type { ArticleRef, Color } from '../types.js';
+import { attemptEvents, sensedFen } from './boardFacts.js';
+import { type BoardIrregularity, classifyBoard } from './irregular.js';
+import { positionAt } from './state.js';
+import { type Tx, emit, emitOnce, patch } from './tx.js';
+import { onUndecided } from './undecided.js';
+
+type MismatchOutput = Extract<RecognitionOutput, { type: 'mismatch' }>;
+type PendingOutput = Extract<RecognitionOutput, { type: 'pending' }>;
+
+const NAME: Record<Color, string> = { white: 'White', black: 'Black' };
+
+const tipFen = (tx: Tx): string => tx.st.rec.game.fenAt(tx.st.rec.game.length);
+
+/**
+ * A half-made move: only an illegal one is worth an alert (castling or promotion that cannot be
+ * completed), and only once the board has stayed so, quiet (see Irregular): a king may be set down
+ * on g1 on its way elsewhere.
+ */
+export const onPending = (tx: Tx, out: PendingOutput): void => {
+  const p = out.pending;
+  if ((p.kind === 'castling' || p.kind === 'promotion') && !p.legal)
+    patch(tx, { irregular: { out, alert: undefined } });
+};
+
+/** The alert for an illegal half-made move (castling or promotion), published at `at`. */
+const pendingAlert = (tx: Tx, out: PendingOutput, at: number): void => {
+  const p = out.pending;
+  const { profile } = tx.st;
+  if (p.kind === 'castling' && !p.legal) {
+    emitOnce(tx, `pending:${out.ply}:${tx.st.epoch}:${p.king}`, at, {
+      type: 'alert',
+      code: 'illegal-position',
+      article: citeTopic(profile, 'castlingIllegalKingTouched'),
+      color: p.color,
+      grade: 'proven',
+      detail: `${NAME[p.color]}'s king stands on ${makeSquare(p.king)} but castling on that side is illegal: another king move must be made (castling on the other side if legal).`,
+      evidence: {
+        fenBefore: tipFen(tx),
+        boardFen: sensedFen(tx.st.rec.sensed),
+        squares: [makeSquare(p.king)],
+      },
+    });
+    patch(tx, { illegalShown: true });
+  }
+  if (p.kind === 'promotion' && !p.legal) {
+    emitOnce(tx, `pending:${out.ply}:${tx.st.epoch}:${p.to}`, at, {
+      type: 'alert',
+      code: 'illegal-position',
+      article: citeTopic(profile, 'illegalMove'),
+      color: p.color,
+      grade: 'proven',
+      detail: `A pawn stands on ${makeSquare(p.to)}, which is not a legal promotion.`,
+      evidence: { fenBefore: tipFen(tx), boardFen: sensedFen(tx.st.rec.sensed), squares: [makeSquare(p.to)] },
+    });
+  }
+};
+
+const irregularityAlert = (
+  tx: Tx,
+  irr: BoardIrregularity,
+): { code: AlertCode; article: ArticleRef; detail: string } | undefined => {
+  const { profile } = tx.st;
+  const movesEach = Math.floor(tx.st.rec.game.length / 2);
+  switch (irr.kind) {
+    case 'kingMissing':
+      return {
+        code: 'king-capture',
+        article: citeTopic(profile, 'kingCapture', 'illegalMove'),
+        detail: `${NAME[irr.color]}'s king has been taken off the board.`,
+      };
+    case 'coloursReversed': {
+      const limit = profile.irregularities.coloursReversedNewGameBeforeMoves;
+      const newGame = limit !== undefined && movesEach < limit;
+      return {
+        code: 'board-mismatch',
+        article: citeTopic(profile, 'coloursReversed'),
+        detail: newGame
+          ? `The colours are reversed after ${movesEach} moves each: a new game with the correct colours.`
+          : `The colours are reversed after ${movesEach} moves each: the game continues unless the arbiter rules otherwise.`,
+      };
+    }
+    case 'orientation':
+      return {
+        code: 'board-mismatch',
+        article: citeTopic(profile, 'boardOrientation'),
+        detail:
+          'The board is turned round: the position is transferred to a correctly placed board and the game continues.',
+      };
+    case 'wrongInitialPosition': {
+      const deadline = profile.irregularities.setupClaimDeadlineMoves;
+      const late = deadline !== undefined && movesEach >= deadline;
+      return {
+        code: 'board-mismatch',
+        article: citeTopic(
+          profile,
+          late ? 'setupClaimDeadline' : 'wrongInitialPosition',
+          'wrongInitialPosition',
+        ),
+        detail: late
+          ? `Pieces on ${irr.squares.map(makeSquare).join(', ')} were set up wrongly; after ${movesEach} moves each no claim is possible (castling with a misplaced king or rook is not allowed).`
+          : `Pieces on ${irr.squares.map(makeSquare).join(', ')} were set up wrongly: the game is annulled and a new game played.`,
+      };
+    }
+    case 'displaced':
+      return {
+        code: 'displaced-pieces',
+        article: citeTopic(profile, 'displacedPieces'),
+        detail: `Pieces displaced on ${irr.squares.map(makeSquare).join(', ')}: the player who displaced them restores them on his own time.`,
+      };
+  }
+};
+
+/**
+ * A quiet board that is no position. A board re-read after a gap (link back, restart, an arbiter's
+ * restore) is a board mismatch at once: that is a fact, not handling. Otherwise pieces may still be
+ * moving (a knight set down beside its square, a king carried over the board): it is held as an
+ * Irregular and becomes an alert only at a press, or once it has stayed so, quiet, for `quietMs`.
+ */
+export const onMismatch = (tx: Tx, out: MismatchOutput): void => {
+  if (out.trigger === 'press') return;
+  if (tx.st.resync) {
+    holdAlert(tx, out, () => mismatchAlert(tx, out, out.at));
+    return;
+  }
+  patch(tx, { irregular: { out, alert: undefined } });
+};
+
+/**
+ * Publishes an alert about the board now on it (`publish`), kept as the Irregular so that it is
+ * withdrawn once the board shows a position of the game again.
+ */
+export const holdAlert = (tx: Tx, out: MismatchOutput, publish: () => void): void => {
+  const before = tx.st.seq;
+  publish();
+  const alert = tx.events.find(e => e.seq > before && e.type === 'alert');
+  if (alert?.type === 'alert') patch(tx, { irregular: { out, alert: { seq: alert.seq, code: alert.code } } });
+};
+
+/** The alert for a board that is no position (what it shows, when that is more than a move in progress). */
+export const mismatchAlert = (tx: Tx, out: MismatchOutput, at: number): void => {
+  const { st } = tx;
+  const squares = out.squares.map(makeSquare);
+  const pos = positionAt(st, st.rec.game.length);
+  const irr = classifyBoard(pos, positionAt(st, 0), st.rec.sensed);
+  const special = irr ? irregularityAlert(tx, irr) : undefined;
+  const mismatch = st.resync || st.recovering || out.reason === 'ambiguous';
+  const alert =
+    special ??
+    (mismatch
+      ? {
+          code: 'board-mismatch' as const,
+          article: citeTopic(st.profile, 'displacedFoundLater'),
+          detail: `The board does not show the game's position after ply ${out.ply} (${out.reason}).`,
+        }
+      : {
+          code: 'illegal-position' as const,
+          article: citeTopic(st.profile, 'illegalMove'),
+          detail: `The board shows no legal position after ply ${out.ply}; it becomes an illegal move if the clock is pressed.`,
+        });
+  emitOnce(tx, `mismatch:${out.ply}:${st.epoch}:${alert.code}`, at, {
+    type: 'alert',
+    ...alert,
+    color: irr?.kind === 'kingMissing' ? opposite(irr.color) : pos.turn,
+    ...(mismatch ? {} : { grade: 'proven' as const }),
+    evidence: {
+      fenBefore: tipFen(tx),
+      boardFen: sensedFen(st.rec.sensed),
+      squares,
+      events: attemptEvents(st.rec),
+    },
+  });
+  patch(tx, { illegalShown: true });
+};
+
+/**
+ * The held Irregular, once the board has stayed so, quiet, for `quietMs`: published as its alert
+ * (kept so that it can be withdrawn when the board shows a position of the game again).
+ */
+export const checkIrregular = (tx: Tx, now: number, quietMs: number): void => {
+  const { st } = tx;
+  const irr = st.irregular;
+  if (!irr || st.ended) return;
+  const kind = st.rec.status.kind;
+  if (kind !== 'mismatch' && kind !== 'pending') {
+    // Pieces in hand, or not judged yet: it may still be set right, or go on being wrong.
+    if (st.rec.dirty || kind !== 'synced') return;
+    // The board shows the game's position again: nothing irregular any more.
+    patch(tx, { irregular: undefined });
+    if (irr.alert)
+      emit(tx, now, {
+        type: 'alert-withdrawn',
+        alert: irr.alert.seq,
+        code: irr.alert.code,
+        reason: 'resolved',
+      });
+    return;
+  }
+  if (irr.alert || st.rec.dirty) return;
+  const due = st.rec.lastChangeAt + quietMs;
+  if (now < due) return;
+  const before = tx.st.seq;
+  const out = irr.out;
+  if (out.type === 'pending') pendingAlert(tx, out, due);
+  else if (out.orders) onUndecided(tx, out, due);
+  else mismatchAlert(tx, out, due);
+  const alert = tx.events.find(e => e.seq > before && e.type === 'alert');
+  patch(tx, {
+    irregular: {
+      out,
+      alert:
+        alert?.type === 'alert' ? { seq: alert.seq, code: alert.code } : { seq: 0, code: 'illegal-position' },
+    },
+  });
+};
