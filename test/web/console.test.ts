@@ -150,6 +150,14 @@ describe.skipIf(!CHROMIUM_PATH)('arbiter console', () => {
           Result.err(new Error(`no penalty in ${request.game_id}: the game is under review`)),
         );
       },
+      claim: request => {
+        mqttRequests.push(request);
+        return Promise.resolve(Result.ok({ game_id: request.game_id, seq: 0, events: 1 }));
+      },
+      set_moves: request => {
+        mqttRequests.push(request);
+        return Promise.resolve(Result.ok({ game_id: request.game_id, seq: 0, events: 1 }));
+      },
     };
     const restoreOverHttp = (request: ArbiterRequest) => {
       httpRequests.push(request);
@@ -283,6 +291,95 @@ describe.skipIf(!CHROMIUM_PATH)('arbiter console', () => {
     await page.locator(`#game-ply[data-ply="${RESTORE_TO}"]`).waitFor(WAIT);
     expect(await readPlacement(page, '#game-board')).toBe(placementOf(game.fen(RESTORE_TO)));
     // The refused action made the browser log the 401; nothing else went wrong.
+    expect(chrome.errors.filter(e => !e.includes('status of 401'))).toEqual([]);
+    await page.close();
+  });
+
+  it('lists findings in the game view (not as alerts), strikes out a withdrawn alert, records a claim and an order', async () => {
+    await resetGame();
+    mqttRequests.length = 0;
+    const page = await chrome.newPage({ width: 1600, height: 1000 });
+    await page.goto(stack.pageUrl('console/index.html', { user: BROKER.username }));
+    await login(page, BROKER.password);
+    await page.locator('#connection[data-status="live"]').waitFor(WAIT);
+    await page.locator(`#game-ply[data-ply="${AT_PLY}"]`).waitFor(WAIT);
+    expect(await page.locator('#no-findings').isVisible()).toBe(true);
+
+    // A possible release on ply 23: a finding, listed with the game, no alert card.
+    const release: WebAlert = {
+      id: `${game.id}-901`,
+      code: 'release',
+      message: 'The piece from g1 was released on f3, a legal move, and then moved on.',
+      at: Date.now(),
+      game: game.id,
+      seq: 901,
+      article: '4.7',
+      edition: 'E23',
+      ply: 23,
+      finding: true,
+      grade: 'possible',
+      breach: true,
+      evidence: { color: 'white', detail: 'released on f3' },
+    };
+    stack.publisher.publishAlert(release);
+    const finding = page.locator('#finding-list li[data-code="release"]');
+    await finding.waitFor(WAIT);
+    expect(await finding.getAttribute('data-grade')).toBe('possible');
+    expect(await finding.textContent()).toContain('Ply 23 (possible), Art. 4.7');
+    expect(await page.locator('.alert').count()).toBe(0);
+
+    // A player claims it: the console records the claim through the request API.
+    const claimForm = page.locator('form[data-action="claim"]');
+    await claimForm.locator('select[name="color"]').selectOption('black');
+    await claimForm.locator('select[name="claim"]').selectOption('art4');
+    await claimForm.locator('button[type="submit"]').click();
+    await page.locator('#response-log li[data-action="claim"][data-status="ok"]').waitFor(WAIT);
+    expect(mqttRequests.at(-1)).toMatchObject({ game_id: game.id, color: 'black', claim: 'art4' });
+
+    // An alert for a board two orders reach: a button per order sends set_moves.
+    const undecided: WebAlert = {
+      id: `${game.id}-902`,
+      code: 'board_differs',
+      message: 'The board shows a legal position that 2 move orders reach after ply 24.',
+      at: Date.now(),
+      game: game.id,
+      board: 'dgt-4',
+      seq: 902,
+      article: '7.6',
+      edition: 'E23',
+      evidence: {
+        orders: [
+          ['Nf3', 'Nc6'],
+          ['Nc3', 'Nf6'],
+        ],
+        orders_after_ply: AT_PLY,
+      },
+    };
+    stack.publisher.publishAlert(undecided);
+    const card = page.locator('.alert[data-key="r1-b4-902"]');
+    await card.waitFor(WAIT);
+    await card.locator('button[data-action="set_moves"][data-order="2"]').click();
+    await page.locator('#response-log li[data-action="set_moves"][data-status="ok"]').waitFor(WAIT);
+    expect(mqttRequests.at(-1)).toMatchObject({ game_id: game.id, after_ply: AT_PLY, moves: ['Nc3', 'Nf6'] });
+    expect(await page.locator('#alert-count').textContent()).toBe('1');
+
+    // The board shows the game again: the alert is withdrawn, struck out, no longer counted.
+    const withdrawal: WebAlert = {
+      id: `${game.id}-903`,
+      code: 'board_differs',
+      message: 'Withdrawn: the board shows a position of the game again.',
+      at: Date.now(),
+      game: game.id,
+      seq: 903,
+      withdraws: `${game.id}-902`,
+      reason: 'resolved',
+    };
+    stack.publisher.publishAlert(withdrawal);
+    await page.locator('.alert.withdrawn[data-key="r1-b4-902"]').waitFor(WAIT);
+    expect(await page.locator('#alert-count').textContent()).toBe('0');
+    expect(await page.locator('.alert').count()).toBe(1);
+    await screenshot(page, 'console-findings-withdrawn');
+    // (The 401 of the HTTP test before is in the same browser's log.)
     expect(chrome.errors.filter(e => !e.includes('status of 401'))).toEqual([]);
     await page.close();
   });
