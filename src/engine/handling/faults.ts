@@ -25,7 +25,14 @@ import { type Rng, makeRng } from './prng.js';
 import { DEFAULT_RATES, type HandlingRates, TEMPOS, type Tempo } from './rates.js';
 
 export const FAULT_KINDS = ['illegalMove', 'touchMove', 'missedUpdate', 'takeback', 'gesture'] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
+/**
+ * Breaches that need a game of their own, each counting as an illegal move or changing the
+ * record: castling with the rook touched first (4.4.2), the opponent's king taken off the board and
+ * the clock pressed (a king capture), and an illegal move pressed after the arbiter restored an
+ * earlier position and the players set it up.
+ */
+export const BREACH_KINDS = ['rookFirst', 'kingCapture', 'illegalAfterRestore'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number] | (typeof BREACH_KINDS)[number];
 
 /** Something the supervisor must publish for a fault. */
 export type FaultReport =
@@ -35,7 +42,11 @@ export type FaultReport =
       readonly topic: ArticleTopic;
       readonly optional?: boolean;
     }
-  | { readonly type: 'correction'; readonly reason: 'takeback' | 'gesture'; readonly optional?: boolean }
+  | {
+      readonly type: 'correction';
+      readonly reason: 'takeback' | 'gesture' | 'arbiter';
+      readonly optional?: boolean;
+    }
   | { readonly type: 'end'; readonly result: '1-0' | '0-1' | '1/2-1/2'; readonly reason: 'gesture' };
 
 export interface Fault {
@@ -132,6 +143,22 @@ const plan = (game: Game, kinds: readonly FaultKind[], rng: Rng): Planner => {
         const irreversible = kind === 'missedUpdate' || f.piece.role === 'pawn';
         return irreversible && isPlain(f) && isPlain(factsOf(after, next));
       }
+      case 'rookFirst':
+        return f.kind === 'castling';
+      case 'kingCapture':
+        return isPlain(f) && pos.board.kingOf(pos.turn === 'white' ? 'black' : 'white') !== undefined;
+      case 'illegalAfterRestore': {
+        const next = game.moves[i + 1]?.move;
+        const after = positions[i + 1];
+        return (
+          i + 2 < game.length &&
+          f.kind !== 'castling' &&
+          next !== undefined &&
+          after !== undefined &&
+          'from' in next &&
+          factsOf(after, next).kind !== 'castling'
+        );
+      }
       case 'gesture':
         return false;
     }
@@ -156,6 +183,16 @@ const illegalAttempt = (h: Hands, f: MoveFacts, target: Square): void => {
   h.take(target, h.rng.int(400, 1500));
   h.put(f.from, piece, h.carry());
   h.wait(h.options.settleMs + h.rng.int(200, 900));
+};
+
+/** Castling with the rook moved first, the king following (a breach of 4.4.2). */
+const castleRookFirst = (h: Hands, f: MoveFacts): void => {
+  const rook = f.rook;
+  if (!rook) return;
+  h.take(rook.from, 0);
+  h.put(rook.to, { color: f.color, role: 'rook' }, h.carry());
+  h.take(f.from, h.brief());
+  h.put(f.to, f.piece, h.carry());
 };
 
 /** Sets the board back to `board` quickly (a takeback done in one quiet gesture). */
@@ -346,6 +383,83 @@ export const injectFaults = (game: Game, options: FaultOptions): FaultRun => {
           ],
         });
         // The same two moves are played again.
+        h.wait(think());
+        play(pos, move);
+        h.wait(think());
+        play(positions[i + 1] as Chess, moves[i + 1] as Move);
+        i += 2;
+        break;
+      }
+      case 'rookFirst': {
+        // The rook is touched first, then the king: castling stands, a breach of 4.4.2. No
+        // adjustment first (lifting the king and putting it back would touch the king first).
+        castleRookFirst(h, f);
+        h.press(f.color, rng.int(profile.pressMs[0], profile.pressMs[1]));
+        faults.push({
+          kind,
+          ply: i + 1,
+          by: f.color,
+          reports: [
+            { type: 'alert', code: 'castling-order', topic: 'castlingRookFirst' },
+            { type: 'alert', code: 'castling-order', topic: 'article4ClaimLost', optional: true },
+          ],
+        });
+        i++;
+        break;
+      }
+      case 'kingCapture': {
+        // The player having the move takes the opponent's king off and presses; then puts it back.
+        const square = pos.board.kingOf(f.color === 'white' ? 'black' : 'white');
+        const king = square === undefined ? undefined : h.take(square, 0);
+        if (square !== undefined && king) {
+          h.wait(h.options.settleMs + rng.int(100, 600));
+          h.press(f.color, rng.int(100, 600));
+          h.put(square, king, rng.int(400, 1500));
+          h.wait(h.options.settleMs + rng.int(200, 900));
+          faults.push({
+            kind,
+            ply: i + 1,
+            by: f.color,
+            reports: [{ type: 'alert', code: 'king-capture', topic: 'kingCapture' }],
+          });
+          h.wait(think());
+        }
+        play(pos, move);
+        i++;
+        break;
+      }
+      case 'illegalAfterRestore': {
+        // Two moves, then the arbiter restores the position before them; the players set it up,
+        // and the player having the move presses an illegal move before the right one.
+        play(pos, move);
+        h.wait(think());
+        play(positions[i + 1] as Chess, moves[i + 1] as Move);
+        h.wait(think());
+        extra.push({
+          index: h.events.length,
+          input: { kind: 'arbiter', at: h.now(), action: { type: 'restore', ply: i } },
+        });
+        h.wait(rng.int(1500, 4000));
+        restoreBoard(h, pos);
+        h.wait(think());
+        const target = illegalTarget(pos, f.from, rng);
+        if (target !== undefined) illegalAttempt(h, f, target);
+        faults.push({
+          kind,
+          ply: i + 1,
+          by: f.color,
+          reports: [
+            { type: 'correction', reason: 'arbiter' },
+            // While the pieces are set up, the board is a mismatch for the arbiter (then withdrawn).
+            { type: 'alert', code: 'board-mismatch', topic: 'displacedFoundLater', optional: true },
+            ...(target === undefined
+              ? []
+              : [
+                  { type: 'alert', code: 'illegal-position', topic: 'illegalMove', optional: true } as const,
+                  { type: 'alert', code: 'illegal-move', topic: 'illegalMove' } as const,
+                ]),
+          ],
+        });
         h.wait(think());
         play(pos, move);
         h.wait(think());

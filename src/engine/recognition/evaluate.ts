@@ -50,6 +50,8 @@ const synced = (st: RecognitionState, at: number): Step => {
     awaitSetup: false,
     catchUp: false,
     dirty: false,
+    // Set up again after an arbiter's restore (seen at a settle, after a re-read): see step.ts.
+    ...(st.awaitSetup ? { evidence: [], made: [], lastChange: -1, touched: SquareSet.empty() } : {}),
   };
   return { state, outputs };
 };

@@ -12,13 +12,21 @@
  *   const outs = [];
  *   for (const e of events) { const r = step(st, e); st = r.state; outs.push(...r.outputs); }
  */
+import { SquareSet } from 'chessops';
 import { type Step, NO_OUTPUTS } from './publish.js';
 import { type BoardEvent, sameContent } from './boardEvent.js';
 import { evaluate } from './evaluate.js';
 import { CENTRE } from './gesture.js';
 import { liftOrPlace } from './hand.js';
 import type { RecognitionOutput } from './outputs.js';
-import { changedBetween, contentAt, pieceAt, sensedOfContents, withContent } from './sensedBoard.js';
+import {
+  changedBetween,
+  contentAt,
+  diffSquares,
+  pieceAt,
+  sensedOfContents,
+  withContent,
+} from './sensedBoard.js';
 import type { RecognitionState } from './state.js';
 
 export type { Step } from './publish.js';
@@ -72,7 +80,7 @@ const applySquare = (
   const wasOccupied = sensed.occupied.has(e.square);
   const change = liftOrPlace(st.hand, e.square, pieceAt(sensed, e.square), e.piece, at, wasOccupied);
   const ev = withEvidence(st, e);
-  return {
+  const next: RecognitionState = {
     ...st,
     ...ev,
     now: at,
@@ -83,6 +91,26 @@ const applySquare = (
     sensed: withContent(sensed, e.square, e.piece, change.inferred),
     hand: change.hand,
     touched: st.touched.with(e.square),
+  };
+  return st.awaitSetup ? setUp(next) : next;
+};
+
+/**
+ * After an arbiter's restore: once the board shows the restored position, the setting up is over.
+ * The pieces moved until then were the arbiter's or the players' hands putting the position back,
+ * not a turn: the evidence starts again from here (the touch trace of the next move begins now).
+ */
+const setUp = (st: RecognitionState): RecognitionState => {
+  const tip = st.game.positionView(st.game.length)?.board;
+  if (!tip || !diffSquares(tip, st.sensed).isEmpty()) return st;
+  return {
+    ...st,
+    awaitSetup: false,
+    hand: [],
+    evidence: [],
+    made: [],
+    lastChange: -1,
+    touched: SquareSet.empty(),
   };
 };
 
