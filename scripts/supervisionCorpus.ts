@@ -23,7 +23,8 @@
  * board's log of its changes (a DGT board's EEPROM) comes back before its snapshot. A run then
  * passes when no game is ended by the daemon, no illegal move or penalty is counted, and the
  * published record is the game's (recovered), or a part of it with one mismatch for the arbiter
- * listing the candidate orders (left to the arbiter); a record that departs from the game fails.
+ * (left to the arbiter: with the candidate orders, or none when the board is beyond the catch-up's
+ * reach); a record that departs from the game fails.
  */
 import { fork } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -103,8 +104,14 @@ interface LevelStats {
   runsWithAlert: number;
   possible: number;
   wrongRecord: number;
-  /** Downtime runs: the record left to the arbiter (one mismatch with the candidate orders). */
-  leftToArbiter: number;
+  /** Passing downtime runs: the record left to the arbiter as one mismatch with the candidate orders. */
+  leftWithOrders: number;
+  /** Passing downtime runs: the record left to the arbiter as one mismatch, the board beyond reach. */
+  leftUnreachable: number;
+  /** Downtime runs where plies were inferred from the re-read board and the arbiter asked to check them. */
+  inferred: number;
+  /** Of those, runs whose record departs from the game. */
+  inferredWrong: number;
   /** Downtime runs: plies made while the input was cut. */
   pliesDown: number;
   sensorEvents: number;
@@ -128,7 +135,10 @@ const emptyLevel = (): LevelStats => ({
   runsWithAlert: 0,
   possible: 0,
   wrongRecord: 0,
-  leftToArbiter: 0,
+  leftWithOrders: 0,
+  leftUnreachable: 0,
+  inferred: 0,
+  inferredWrong: 0,
   pliesDown: 0,
   sensorEvents: 0,
   seconds: 0,
@@ -149,24 +159,30 @@ const dwellOf = (level: string): readonly [number, number] | undefined =>
 const verifyDowntime = (
   want: { readonly sans: readonly string[]; readonly end: string | undefined },
   events: readonly GameEvent[],
-): { problems: string[]; left: boolean } => {
+): { problems: string[]; left: 'orders' | 'unreachable' | undefined } => {
   const problems: string[] = [];
   const got = publishedSans(events);
   const prefix = got.every((san, i) => san === want.sans[i]);
   const exact = prefix && got.length === want.sans.length;
-  const orders = events.some(
-    e => e.type === 'alert' && e.code === 'board-mismatch' && e.evidence?.orders !== undefined,
-  );
-  if (!prefix) problems.push(`moves differ from the game (${got.length} of ${want.sans.length})`);
-  else if (!exact && !orders)
+  const withdrawn = new Set(events.flatMap(e => (e.type === 'alert-withdrawn' ? [e.alert] : [])));
+  const open = events.filter(e => e.type === 'alert' && e.code === 'board-mismatch' && !withdrawn.has(e.seq));
+  const orders = open.some(e => e.type === 'alert' && e.evidence?.orders !== undefined);
+  const inferred = events.some(e => e.type === 'finding' && e.code === 'arbiter-decision-needed');
+  if (!prefix)
+    problems.push(
+      `moves differ from the game (${got.length} of ${want.sans.length})${inferred ? ', flagged to the arbiter as inferred' : ''}`,
+    );
+  else if (!exact && open.length === 0)
     problems.push(`record stops at ply ${got.length} of ${want.sans.length}, no mismatch for the arbiter`);
+  else if (!exact && open.length > 1)
+    problems.push(`record stops at ply ${got.length} of ${want.sans.length}, ${open.length} mismatches open`);
   for (const e of events) {
     if (e.type === 'end' && (want.end === undefined || e.reason !== want.end))
       problems.push(`ended by ${e.reason}`);
     if (e.type === 'alert' && e.code !== 'board-missing' && e.code !== 'board-mismatch')
       problems.push(`alert ${e.code} ${e.article.article}: ${e.detail}`);
   }
-  return { problems, left: !exact && prefix && orders };
+  return { problems, left: exact || !prefix ? undefined : orders ? 'orders' : 'unreachable' };
 };
 
 /** A failing run in detail: its problems, each alert with the board events it was judged on, where the record parts. */
@@ -263,9 +279,14 @@ const runShard = (index: number, count: number): ShardResult => {
           s.possible += result.events.filter(e => e.type === 'finding' && e.grade === 'possible').length;
           // The published record, not the recogniser's: it goes on tracking the board after the end.
           const verdict = cut ? verifyDowntime(want, result.events) : undefined;
-          if (verdict?.left) s.leftToArbiter++;
           const problems = verdict?.problems ?? verifySupervision(want, result.events);
+          if (problems.length === 0 && verdict?.left === 'orders') s.leftWithOrders++;
+          if (problems.length === 0 && verdict?.left === 'unreachable') s.leftUnreachable++;
           if (problems.some(p => p.startsWith('moves differ'))) s.wrongRecord++;
+          if (cut && result.events.some(e => e.type === 'finding' && e.code === 'arbiter-decision-needed')) {
+            s.inferred++;
+            if (problems.some(p => p.startsWith('moves differ'))) s.inferredWrong++;
+          }
           if (problems.length === 0) {
             s.exact++;
             if (want.sans.length < game.length) s.endedEarly++;
@@ -339,17 +360,17 @@ if (values.shard !== undefined) {
   rec.log('');
   if (downtimes) {
     rec.log(
-      `Downtime: the input cut for S s from a ply in the middle third of each game, handling at the human dwell; ${values['board-log'] ? "the board's log (EEPROM) read before its snapshot" : 'the snapshot alone (no board log)'}. Passing: no end the rules do not make, no illegal move or penalty, the record the game's or a part of it with one mismatch listing the candidates.`,
+      `Downtime: the input cut for S s from a ply in the middle third of each game, handling at the human dwell; ${values['board-log'] ? "the board's log (EEPROM) read before its snapshot" : 'the snapshot alone (no board log)'}. Passing: no end the rules do not make, no illegal move or penalty, the record the game's, or a part of it with one mismatch for the arbiter (with the candidate orders, or none when the board is beyond the catch-up's reach of 8 plies).`,
     );
     rec.log('');
     rec.log(
-      '| downtime | runs | passing | recovered (exact record) | left to the arbiter (candidates) | failing | presses while down |',
+      '| downtime | runs | passing | recovered (exact record) | left to the arbiter: candidates | left to the arbiter: beyond reach | failing | wrong records | inferred, arbiter asked to check (wrong) | presses while down |',
     );
-    rec.log('|---|---:|---:|---:|---:|---:|---:|');
+    rec.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const level of levels) {
       const s = result.levels[level] ?? emptyLevel();
       rec.log(
-        `| ${level.slice(4)} s | ${s.runs} | ${s.exact} | ${s.exact - s.leftToArbiter} | ${s.leftToArbiter} | ${s.runs - s.exact} | ${s.pliesDown} |`,
+        `| ${level.slice(4)} s | ${s.runs} | ${s.exact} | ${s.exact - s.leftWithOrders - s.leftUnreachable} | ${s.leftWithOrders} | ${s.leftUnreachable} | ${s.runs - s.exact} | ${s.wrongRecord} | ${s.inferred} (${s.inferredWrong}) | ${s.pliesDown} |`,
       );
     }
   }

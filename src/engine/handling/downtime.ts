@@ -13,6 +13,9 @@ import type { Board, Color, Square } from 'chessops';
 import type { BoardLogEntry, SupervisorInput } from '../events.js';
 import { type BoardEvent, type SensedContent, contentsOfBoard } from '../recognition/boardEvent.js';
 
+/** How long the board stays in view after a link returned when the game ended meanwhile (ms). */
+const TAIL_MS = 5000;
+
 export interface DowntimeOptions {
   /** When the input is cut (the events' time base, ms). */
   readonly from: number;
@@ -33,8 +36,8 @@ export interface DowntimeRun {
 
 /**
  * `events` (from a game started on `start`) with the input cut from `options.from` for
- * `options.ms`: a `link lost`, nothing of what happened meanwhile, then `link back`, the board's
- * log when it keeps one (every change and press since the start, as a DGT board logs them), and
+ * `options.ms`: a `link lost`, nothing of what happened meanwhile, then the board's log when it
+ * keeps one (every change and press since the start, as a DGT board logs them), `link back` and
  * the snapshot of the board as it stands.
  */
 export const withDowntime = (
@@ -59,8 +62,9 @@ export const withDowntime = (
     log.push({ kind: 'press', side });
   };
   const back = (): void => {
-    inputs.push({ kind: 'link', at: until, state: 'back' });
+    // As the daemon reads a returning DGT board: its log first, then the link back with its snapshot.
     if (options.log === true) inputs.push({ kind: 'boardLog', at: until, entries: [...log] });
+    inputs.push({ kind: 'link', at: until, state: 'back' });
     inputs.push({ kind: 'snapshot', at: until, board: [...board] });
     state = 'after';
   };
@@ -79,6 +83,10 @@ export const withDowntime = (
     }
     inputs.push(e);
   }
-  if (state === 'down') back();
+  if (state === 'down') {
+    // The game went on to its end while cut: the board is read back, then time passes over it.
+    back();
+    inputs.push({ kind: 'tick', at: until + TAIL_MS });
+  }
   return { inputs, presses, changes };
 };

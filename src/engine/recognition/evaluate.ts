@@ -380,6 +380,7 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
         pressBy,
         consistent,
         maxNodes,
+        unseenCaptures: reread,
       };
     }
     const h = squareHistory(st, root);
@@ -419,13 +420,21 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
   // snapshot shows where it got to, not how) or at a press. In live play it would invent moves from
   // pieces in the air: a capturer resting on f6 with the captured bishop already off e7 is not
   // ...Bf6 Bxf6. The board then shows a move under way, and waits for more evidence.
-  if (found && !found.consistent && trigger.kind === 'settle' && !st.undecided && !hasSnapshot(st)) {
+  // After a re-read only a board that stands as a position is taken so: a half-made move on top
+  // of moves nobody saw is a guess, and the piece in hand is put down soon enough.
+  const snapshot = hasSnapshot(st);
+  const unsupported = found !== undefined && !found.consistent && !st.undecided;
+  if (unsupported && trigger.kind === 'settle' && (!snapshot || found.kind === 'partial')) {
     const missing = diffSquares(tipPos.board, st.sensed);
     return { state: { ...st, dirty: false, status: { kind: 'inProgress', missing } }, outputs: NO_OUTPUTS };
   }
+  // Pressed with such a board: it does not show the game yet (the arbiter's, never an illegal move).
+  if (unsupported && trigger.kind === 'press' && snapshot && found.kind === 'partial')
+    return afterPress(mismatch(st, now, 'unreachable', trigger), trigger, now);
   // After an undecided catch-up an explanation the evidence does not support is not taken: it
-  // would guess the order (publish one of the orders, or a half-made move continuing one).
-  const choice = st.undecided && found && !found.consistent ? undefined : found;
+  // would guess the order (publish one of the orders, or a half-made move continuing one). Nor is
+  // a half-made one: the plies its orders agree on would be published before the arbiter ordered.
+  const choice = st.undecided && found && (!found.consistent || found.kind === 'partial') ? undefined : found;
   if (choice?.kind === 'exact') return decideExact(st, choice.root, choice.members, now, trigger);
   if (choice?.kind === 'partial') return decidePartial(st, choice.root, choice.members, now, trigger);
   // A reading the presses do not allow yet (more plies than were pressed for) waits: for a press,
@@ -451,5 +460,8 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
       now,
     );
   }
-  return afterPress(mismatch(st, now, 'unreachable', trigger), trigger, now);
+  // A re-read board the catch-up could not reach: the deep search is not repeated at every change
+  // after it (the mismatch goes to the arbiter, who sets the record right).
+  const searched = reread ? { ...st, catchUp: false } : st;
+  return afterPress(mismatch(searched, now, 'unreachable', trigger), trigger, now);
 };

@@ -31,13 +31,21 @@ export const advanceAnchor = (st: RecognitionState, to: number, at: number, by: 
   const evidence = cut > 0 ? st.evidence.slice(cut) : st.evidence;
   const shift = (i: number): number => (i - cut >= 0 ? i - cut : -1);
   const base = st.game.positionView(to);
+  // The revisable plies' own squares stay touched: a catch-up's last ply was seen only in the
+  // snapshot, cut away here, and may still be revised (the bishop caught on d2 goes on to e3).
+  let own = SquareSet.empty();
+  for (let ply = to + 1; ply <= st.game.length; ply++) {
+    const pos = st.game.positionView(ply - 1);
+    const move = st.game.moveAt(ply)?.move;
+    if (pos && move && 'from' in move) own = own.union(changedBy(pos, move));
+  }
   const state: RecognitionState = {
     ...st,
     anchor: to,
     evidence,
     made: st.made.slice(to - st.anchor).map(shift),
     lastChange: shift(st.lastChange),
-    touched: base ? touchedBy(evidence, base.board) : st.touched,
+    touched: base ? touchedBy(evidence, base.board).union(own) : st.touched,
   };
   return { state, outputs };
 };
@@ -177,7 +185,8 @@ export const publishLine = (
       : published.map(m => ({ type: 'move', ...m }));
   const made = [...st.made.slice(0, Math.max(0, keep - st.anchor)), ...times.made];
   // A published move ends an undecided catch-up (the board was explained). The plies a catch-up
-  // found were made while no press could be seen: they count as pressed for.
+  // found were made while no press could be seen: they count as pressed for, all but the last,
+  // which the board may have caught on its way (a bishop resting on d2 on its way to e3).
   const extended = {
     ...st,
     game,
@@ -185,7 +194,7 @@ export const publishLine = (
     undecided: fresh.length > 0 ? undefined : st.undecided,
     catchUp: fresh.length > 0 ? false : st.catchUp,
     pressedPly:
-      st.catchUp && fresh.length > 0 ? Math.max(st.pressedPly, newTip) : Math.min(st.pressedPly, newTip),
+      st.catchUp && fresh.length > 0 ? Math.max(st.pressedPly, newTip - 1) : Math.min(st.pressedPly, newTip),
   };
   const finalTo = Math.max(st.anchor, newTip - 1);
   if (fresh.length === 0 || finalTo <= st.anchor) return { state: extended, outputs };

@@ -69,6 +69,11 @@ export interface SearchOptions {
   readonly consistent?: (e: Explanation, kind: 'exact' | 'partial') => boolean;
   /** Most positions examined (a board far from the game, touched all over, stays cheap). */
   readonly maxNodes?: number;
+  /**
+   * The board was re-read after a gap: a capture may have been made on a square that looks
+   * unchanged (Bxc3 Nxc3 while nobody watched). Such a capture counts as unseen.
+   */
+  readonly unseenCaptures?: boolean;
 }
 
 export interface SearchResult {
@@ -149,7 +154,9 @@ const candidates = (node: Node, s: SensedBoard, touched: SquareSet, opts: Search
   const own = pos.board[turn].intersect(touched);
   if (own.isEmpty()) return [];
   // Captures the sensors cannot see: the target stays occupied on an occupancy-only board.
-  const hidden = pos.board[opposite(turn)].intersect(s.unknown);
+  const hidden = opts.unseenCaptures
+    ? pos.board[opposite(turn)].intersect(s.occupied)
+    : pos.board[opposite(turn)].intersect(s.unknown);
   const reach = touched.union(hidden);
   const ctx = pos.ctx();
   const out: Candidate[] = [];

@@ -118,6 +118,25 @@ export const boardStep = (tx: Tx, e: BoardEvent): void => {
       break;
     }
   }
+  // Several plies found at once on a re-read board: the record is inferred (see state.ts), a
+  // finding for the arbiter to check (not an alert: the board shows the position they reach).
+  const moved = r.outputs.flatMap(o => (o.type === 'move' ? [o] : []));
+  const first = moved[0];
+  const reread =
+    e.kind === 'snapshot' || (before.catchUp && before.evidence.some(x => x.kind === 'snapshot'));
+  if (reread && first && moved.length >= 2) {
+    patch(tx, { inferred: true });
+    emit(tx, first.publishedAt, {
+      type: 'finding',
+      ply: first.ply,
+      code: 'arbiter-decision-needed',
+      article: citeTopic(tx.st.profile, 'displacedFoundLater'),
+      color: moverOf(tx.st, first.ply),
+      grade: 'possible',
+      breach: false,
+      detail: `Plies ${first.ply}-${first.ply + moved.length - 1} (${moved.map(o => o.san).join(' ')}) were inferred from the board read again after a gap: another order may give the same board. Until the next move is seen made, a board that departs from them is a board mismatch, not an illegal move.`,
+    });
+  } else if (!reread && first && tx.st.inferred) patch(tx, { inferred: false });
   checkFlags(tx, e.at);
   if (isOver(tx)) return;
   if (e.kind === 'square') onTouch(tx, e, before);

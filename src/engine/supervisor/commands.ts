@@ -231,6 +231,8 @@ export const onCommand = (tx: Tx, c: OperatorCommand): void => {
       resign(tx, c.by, c.at);
       return;
     case 'arbiter':
+      // The arbiter has seen the board: the record is his from here.
+      if (tx.st.inferred) patch(tx, { inferred: false });
       arbiter(tx, c);
       return;
   }
@@ -238,7 +240,8 @@ export const onCommand = (tx: Tx, c: OperatorCommand): void => {
 
 export const onLink = (tx: Tx, state: 'lost' | 'back', at: number): void => {
   if (state === 'lost') {
-    patch(tx, { linkLost: true });
+    if (tx.st.linkLost) return;
+    patch(tx, { linkLost: true, lostAt: at, gapped: true });
     emit(tx, at, {
       type: 'alert',
       code: 'board-missing',

@@ -157,9 +157,13 @@ export const mismatchAlert = (tx: Tx, out: MismatchOutput, at: number): void => 
   const { st } = tx;
   const squares = out.squares.map(makeSquare);
   const pos = positionAt(st, st.rec.game.length);
-  const irr = classifyBoard(pos, positionAt(st, 0), st.rec.sensed);
+  const reread = st.resync || st.recovering || st.inferred;
+  // A board re-read after a lost link is compared with a record that may be behind it: what it
+  // shows (a king elsewhere, pieces moved) is the moves made meanwhile, not an irregularity.
+  const behind = (st.resync && st.gapped) || st.recovering || st.inferred;
+  const irr = behind ? undefined : classifyBoard(pos, positionAt(st, 0), st.rec.sensed);
   const special = irr ? irregularityAlert(tx, irr) : undefined;
-  const mismatch = st.resync || st.recovering || out.reason === 'ambiguous';
+  const mismatch = reread || out.reason === 'ambiguous';
   const alert =
     special ??
     (mismatch

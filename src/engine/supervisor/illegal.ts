@@ -136,7 +136,7 @@ export const onIllegalPress = (tx: Tx, side: Color, at: number, out: MismatchOut
   const { profile } = st;
   // The press judges the board now: nothing is held for the quiet time any more.
   if (st.irregular && !st.irregular.alert) patch(tx, { irregular: undefined });
-  if (st.resync || st.recovering) {
+  if (st.resync || st.recovering || st.inferred) {
     // The board was re-read (link back, a restart, an arbiter's restore) and does not show the
     // game yet: nothing on it is judged (no illegal move, no penalty, no result) until it does.
     // The arbiter has the mismatch; the clock passes on as for a move.

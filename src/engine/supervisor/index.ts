@@ -89,11 +89,16 @@ export const startSupervision = (
     illegalShown: false,
     turnTouch: undefined,
     resync: false,
+    inferred: false,
     epoch: 0,
     alerted: new Set(),
     linkLost: false,
+    lostAt: undefined,
+    gapped: false,
     ended: undefined,
     pressSeen: false,
+    // A resumed game's plies were pressed for, as far as anyone knows.
+    presses: game.length,
     judged: game.length,
     unjudged: [],
     plyAlerts: [],
@@ -120,7 +125,7 @@ const sensorStep = (tx: Tx, input: BoardEvent, at: number): void => {
     afterQuiet(tx, at);
   }
   if (input.kind === 'snapshot') patch(tx, { resync: true });
-  if (input.kind === 'press' && !tx.st.pressSeen) patch(tx, { pressSeen: true });
+  if (input.kind === 'press') patch(tx, { pressSeen: true, presses: tx.st.presses + 1 });
   boardStep(tx, at === input.at ? input : { ...input, at });
   if (input.kind !== 'tick') afterQuiet(tx, at);
 };
@@ -128,15 +133,21 @@ const sensorStep = (tx: Tx, input: BoardEvent, at: number): void => {
 /** Advances the supervision by one input. */
 export const superviseStep = (state: SupervisorState, input: SupervisorInput): SupervisorStep => {
   const at = Math.max(input.at, state.now);
-  // The board's log is replayed from where the supervisor stood (before `at`): its time is not now yet.
-  const tx = openTx(at === state.now || input.kind === 'boardLog' ? state : { ...state, now: at });
+  // The board's log is replayed from where the supervisor stood (before `at`), and a link that
+  // returns says nothing of the board until its log or snapshot: their time is not now yet.
+  const keepsTime = input.kind === 'boardLog' || (input.kind === 'link' && input.state === 'back');
+  const tx = openTx(at === state.now || keepsTime ? state : { ...state, now: at });
   startIfNeeded(tx, at);
   switch (input.kind) {
+    case 'tick':
+      // Without a link the board is unknown: nothing waits out a quiet spell that nobody saw.
+      if (!tx.st.linkLost) sensorStep(tx, input, at);
+      break;
     case 'square':
     case 'snapshot':
     case 'press':
     case 'adjust':
-    case 'tick':
+      if (tx.st.lostAt !== undefined && input.kind !== 'adjust') patch(tx, { lostAt: undefined });
       sensorStep(tx, input, at);
       break;
     case 'boardLog':
@@ -151,7 +162,7 @@ export const superviseStep = (state: SupervisorState, input: SupervisorInput): S
       }
       break;
     case 'link':
-      boardStep(tx, { kind: 'tick', at });
+      if (input.state === 'lost' && !tx.st.linkLost) boardStep(tx, { kind: 'tick', at });
       if (!tx.st.ended) onLink(tx, input.state, at);
       break;
     case 'claim':
@@ -167,7 +178,7 @@ export const superviseStep = (state: SupervisorState, input: SupervisorInput): S
       if (input.kind === 'arbiter') boardStep(tx, { kind: 'tick', at });
       break;
   }
-  afterQuiet(tx, at);
+  if (!tx.st.linkLost && !keepsTime) afterQuiet(tx, at);
   return { state: tx.st, events: tx.events };
 };
 

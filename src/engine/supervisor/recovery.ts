@@ -38,33 +38,49 @@ const sameBoard = (a: readonly SensedContent[], b: readonly SensedContent[]): bo
   a.every((c, sq) => sameContent(c, b[sq] ?? 'empty'));
 
 /**
- * Where in `entries` the board stood as `seen` (the index of the last such entry, -1 for the
- * mark before the first record), following the log from its last mark; undefined when it never
- * did (the log was cut, or the board was changed beyond what it logs).
+ * Where in `entries` the board stood as `seen` (the index of that entry, -1 for the mark before
+ * the first record), following the log from its last mark; undefined when it never did (the log
+ * was cut, or the board was changed beyond what it logs). A position can stand more than once (a
+ * repetition, a piece lifted and put back): with `presses`, the clock presses the supervisor saw,
+ * the place is the one with as many presses logged before it (or the nearest count), else the
+ * last one. Presses are counted rather than changes: the board may merge a piece's records.
  */
 export const alignLog = (
   entries: readonly BoardLogEntry[],
   seen: readonly SensedContent[],
+  presses?: number,
 ): number | undefined => {
   let board: SensedContent[] | undefined;
-  let found: number | undefined;
+  let pressed = 0;
+  let logged = false;
+  const found: { readonly i: number; readonly pressed: number }[] = [];
   for (const [i, e] of entries.entries()) {
     switch (e.kind) {
       case 'mark':
         board = [...(e.board === 'empty' ? EMPTY_BOARD : START_BOARD)];
+        pressed = 0;
+        found.length = 0;
         break;
       case 'gap':
         board = undefined;
+        pressed = 0;
+        found.length = 0;
         break;
       case 'square':
         if (board) board[e.square] = e.piece;
         break;
       case 'press':
+        pressed++;
+        logged = true;
         break;
     }
-    if (board && e.kind !== 'press' && sameBoard(board, seen)) found = i;
+    if (board && e.kind !== 'press' && sameBoard(board, seen)) found.push({ i, pressed });
   }
-  return found;
+  if (presses === undefined || !logged) return found.at(-1)?.i;
+  let best: { readonly i: number; readonly pressed: number } | undefined;
+  for (const f of found)
+    if (!best || Math.abs(f.pressed - presses) <= Math.abs(best.pressed - presses)) best = f;
+  return best?.i;
 };
 
 /** The times of the replayed records: spread over (`from`, `until`], quick ones close together. */
@@ -90,7 +106,7 @@ export const onBoardLog = (tx: Tx, input: BoardLog, step: (e: BoardEvent) => voi
   if (tx.st.ended || rec.result) return 0;
   const seen: SensedContent[] = [];
   for (let sq = 0; sq < 64; sq++) seen.push(contentAt(rec.sensed, sq));
-  const k = alignLog(input.entries, seen);
+  const k = alignLog(input.entries, seen, tx.st.presses);
   if (k === undefined) return 0;
   const tail = input.entries
     .slice(k + 1)
@@ -98,15 +114,17 @@ export const onBoardLog = (tx: Tx, input: BoardLog, step: (e: BoardEvent) => voi
       e.kind === 'square' || e.kind === 'press' ? [e] : [],
     );
   if (!tail.some(e => e.kind === 'square')) return 0;
-  const from = Math.min(Math.max(tx.st.now, rec.now), input.at);
+  // Replayed from when the board was last seen: the loss of the link, or the last thing judged.
+  const from = Math.min(tx.st.lostAt ?? Math.max(tx.st.now, rec.now), input.at);
   const times = replayTimes(tail, from, input.at);
-  patch(tx, { recovering: true });
+  // Set before the replay: the moves it makes are judged while it runs (a press, the reply).
+  patch(tx, { recovering: true, recovered: { from, until: times[times.length - 1] ?? input.at } });
   for (const [i, e] of tail.entries()) {
     const at = times[i] ?? input.at;
     if (e.kind === 'square') step({ kind: 'square', at, square: e.square, piece: e.piece });
     else step({ kind: 'press', at, side: e.side });
     if (isOver(tx)) break;
   }
-  patch(tx, { recovering: false, recovered: { from, until: times[times.length - 1] ?? input.at } });
+  patch(tx, { recovering: false });
   return tail.length;
 };

@@ -151,14 +151,29 @@ export interface SupervisorState {
   readonly turnTouch: { readonly ply: number; readonly color: Color; readonly at: number } | undefined;
   /** The board was re-read (link back, snapshot): a mismatch is a board mismatch, not an illegal move. */
   readonly resync: boolean;
+  /**
+   * Plies of the record were inferred from a re-read board (two or more found at once, in an order
+   * the board cannot prove): until a move is seen made on top of them (or the arbiter acts), a
+   * board that departs from the record is a board mismatch, never an illegal move or a penalty.
+   */
+  readonly inferred: boolean;
   /** Counts the times the board matched the game again: a new irregular board after it is a new alert. */
   readonly epoch: number;
   /** Keys of alerts already published, so each is published once. */
   readonly alerted: ReadonlySet<string>;
   readonly linkLost: boolean;
+  /**
+   * When the board was last seen before a lost link or a restart (ms): the board's log, read when
+   * it returns, is replayed from here; cleared by the board's next snapshot or change.
+   */
+  readonly lostAt: number | undefined;
+  /** The link to the board was lost at some point in this game: a re-read board may be ahead of the record. */
+  readonly gapped: boolean;
   readonly ended: Ended | undefined;
   /** A clock press has been seen in this game (a game with a clock, even without a time control). */
   readonly pressSeen: boolean;
+  /** Clock presses seen in this game, to place the board's log when a position repeats in it. */
+  readonly presses: number;
   /**
    * Plies up to this one are judged (Art. 4 findings published, automatic endings decided): a move
    * is judged once it is final (its mover's press, the opponent's reply, the end of the game, or a

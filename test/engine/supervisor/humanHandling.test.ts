@@ -363,8 +363,58 @@ describe('the board’s own memory of a gap (a DGT board’s move log)', () => {
 9000  snapshot r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R
 > move 3 Nf3
 > move 4 Nc6
+> finding arbiter-decision-needed 7.6 white possible information
 `;
+    // Two plies read off the snapshot alone: published, and a finding asks the arbiter to check the order.
     expect(failuresOf('log-unplaced.cbs', script)).toEqual([]);
+  });
+
+  it('a position that repeats in the log is placed by the presses: the knights out and back again are four plies', () => {
+    const script = `@edition E23
+@timecontrol 5400+30
+@moves e4 e5 Nf3 Nc6
+0     lost
+> alert board-missing 6.11.2
+9000  boardlog start e2:- e4:P press:white e7:- e5:p press:black g1:- f3:N press:white b8:- c6:n press:black f3:- g1:N press:white c6:- b8:n press:black g1:- f3:N press:white b8:- c6:n press:black
+9000  back
+9000  snapshot r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R
+> move 5 Ng1
+> move 6 Nb8
+> move 7 Nf3
+> move 8 Nc6
+`;
+    expect(failuresOf('log-repetition.cbs', script)).toEqual([]);
+  });
+
+  it('the log read after the link is back is replayed from the loss, as when it comes first', () => {
+    const script = `@edition E23
+@timecontrol 5400+30
+@moves e4 e5
+0     lost
+> alert board-missing 6.11.2
+9000  back
+9000  boardlog start e2:- e4:P press:white e7:- e5:p press:black g1:- f3:N press:white b8:- c6:n press:black
+9000  snapshot r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R
+> move 3 Nf3
+> move 4 Nc6
+`;
+    expect(failuresOf('log-after-back.cbs', script)).toEqual([]);
+  });
+
+  it('a board re-read with its king far from the record is one board mismatch, and no king capture when the king is lifted', () => {
+    const script = `@edition E23
+@timecontrol 5400+30
+@moves e4 e5
+0     lost
+> alert board-missing 6.11.2
+9000  back
+9000  snapshot rnbqkbnr/pppp1ppp/8/4p3/4P3/3K4/PPPP1PPP/RNBQ1BNR
+20000 tick
+> alert board-mismatch 7.6 white
+21000 d3 -
+40000 tick
+`;
+    expect(failuresOf('reread-no-king.cbs', script)).toEqual([]);
   });
 
   it('a press in the log the board does not explain counts as no illegal move', () => {
