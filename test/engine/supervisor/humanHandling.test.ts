@@ -417,6 +417,25 @@ describe('the board’s own memory of a gap (a DGT board’s move log)', () => {
     expect(failuresOf('reread-no-king.cbs', script)).toEqual([]);
   });
 
+  it('a snapshot that caught a bishop resting on e7 on its way to c5: the catch-up\'s last ply is revised', () => {
+    const script = `@edition E23
+@timecontrol 5400+30
+@moves e4 e5
+0     lost
+> alert board-missing 6.11.2
+9000  back
+9000  snapshot rnbqk1nr/ppppbppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R
+9500  e7 -
+> move 3 Nf3
+> move 4 Be7
+> finding arbiter-decision-needed 7.6 white possible information
+9900  c5 b
+10500 press black
+> correction 4 revision Bc5
+`;
+    expect(failuresOf('snapshot-in-transit.cbs', script)).toEqual([]);
+  });
+
   it('a press in the log the board does not explain counts as no illegal move', () => {
     // The log is cut after Nf3's lift (a record lost): the press finds no move on the board.
     const script = `@edition E23
