@@ -417,7 +417,7 @@ describe('the board’s own memory of a gap (a DGT board’s move log)', () => {
     expect(failuresOf('reread-no-king.cbs', script)).toEqual([]);
   });
 
-  it('a snapshot that caught a bishop resting on e7 on its way to c5: the catch-up\'s last ply is revised', () => {
+  it("a snapshot that caught a bishop resting on e7 on its way to c5: the catch-up's last ply is revised", () => {
     const script = `@edition E23
 @timecontrol 5400+30
 @moves e4 e5
