@@ -246,12 +246,12 @@ describe('Millennium and Certabo on PTYs, the daemon as a child process', () => 
       () =>
         events('r1-b1').length > 0 ||
         sub.latest(`${BASE}/boards/b-mil/state`)?.includes('"game":"r1-b1"') === true,
-      30_000,
+      90_000,
       `the Millennium game to start (daemon output: ${daemon.output().slice(-1500)})`,
     );
     await waitFor(
       () => sub.latest(`${BASE}/boards/b-cer/state`)?.includes('"game":"r1-b2"') === true,
-      30_000,
+      90_000,
       `the Certabo board calibrated and its game started (daemon output: ${daemon.output().slice(-1500)})`,
     );
     expect(logged(daemon, 'b-cer: calibrating: set up the start position')).toBe(true);
@@ -306,7 +306,7 @@ describe('Millennium and Certabo on PTYs, the daemon as a child process', () => 
     expect(logged(again, `b-cer: calibration loaded from ${file} (32 tags)`)).toBe(true);
     expect(logged(again, 'b-cer: calibrating')).toBe(false);
     expect(await again.stop()).toBe(0);
-  }, 120_000);
+  }, 240_000);
 });
 
 /** A node-hid handle over an in-process HID device (what `HIDAsync.open` gives for a real one). */
