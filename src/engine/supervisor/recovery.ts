@@ -52,7 +52,6 @@ export const alignLog = (
 ): number | undefined => {
   let board: SensedContent[] | undefined;
   let pressed = 0;
-  let logged = false;
   const found: { readonly i: number; readonly pressed: number }[] = [];
   for (const [i, e] of entries.entries()) {
     switch (e.kind) {
@@ -71,12 +70,12 @@ export const alignLog = (
         break;
       case 'press':
         pressed++;
-        logged = true;
         break;
     }
     if (board && e.kind !== 'press' && sameBoard(board, seen)) found.push({ i, pressed });
   }
-  if (presses === undefined || !logged) return found.at(-1)?.i;
+  if (presses === undefined) return found.at(-1)?.i;
+  // The nearest count, the later place on a tie (so, in a log without presses, the last place).
   let best: { readonly i: number; readonly pressed: number } | undefined;
   for (const f of found)
     if (!best || Math.abs(f.pressed - presses) <= Math.abs(best.pressed - presses)) best = f;
