@@ -241,6 +241,11 @@ export interface LinkObservation {
   readonly at: number;
   readonly state: LinkState;
   readonly detail?: string;
+  /**
+   * Not from a driver: the bridge journals `lost` with `restart` for each resumed game at start-up
+   * (the daemon stopped watching at the game's last record; the board was there all along).
+   */
+  readonly restart?: boolean;
 }
 
 export interface ProtocolErrorObservation {

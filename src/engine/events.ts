@@ -26,8 +26,17 @@ export type SupervisorInput =
       readonly blackMs: number;
       readonly running: Color | undefined;
     }
-  /** The link to the board was lost or came back (the board's state is then re-read as a snapshot). */
-  | { readonly kind: 'link'; readonly at: number; readonly state: 'lost' | 'back' }
+  /**
+   * The link to the board was lost or came back (the board's state is then re-read as a snapshot).
+   * `restart`: the daemon itself stopped watching (it was restarted), the board was there all along:
+   * the gap is recovered the same way, without a board-missing alert.
+   */
+  | {
+      readonly kind: 'link';
+      readonly at: number;
+      readonly state: 'lost' | 'back';
+      readonly restart?: boolean;
+    }
   /**
    * The board's own memory of its changes (a DGT board's move log, read after a restart or a
    * lost link, before its snapshot): every square change and lever press in order, untimed. The

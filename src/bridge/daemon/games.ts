@@ -57,6 +57,26 @@ export interface GameSlot {
   phase: 'open' | 'finishing' | 'closed';
 }
 
+/**
+ * What a resumed game journals first: the link to its board lost at the game's last record (the
+ * daemon stopped watching then), marked as a restart (no board-missing alert). Undefined for a game
+ * that is over or has no record yet.
+ */
+export const restartEntry = (run: GameRun, board: string | undefined): JournalEntry | undefined =>
+  run.ended || run.lastAt === undefined
+    ? undefined
+    : {
+        type: 'observation',
+        board: board ?? '',
+        observation: {
+          type: 'link',
+          at: run.lastAt,
+          state: 'lost',
+          detail: 'the daemon restarted',
+          restart: true,
+        },
+      };
+
 /** One game's lane, for the pipeline to run. */
 export interface GameLane {
   readonly slot: GameSlot;
@@ -143,6 +163,11 @@ export class GameRegistry {
     this.slots.set(slot.id, slot);
     if (here) this.ctx.boards.bind(board, slot.id);
     this.emitLane(slot);
+    // The daemon stopped watching the board at its last record: what was played since is read from
+    // the board when it is back (its log, its snapshot), as after a pulled cable. Journaled, so a
+    // later replay sees the same gap.
+    const gap = restartEntry(run, board);
+    if (gap !== undefined) this.push(slot, gap);
     return slot;
   }
 

@@ -188,7 +188,7 @@ export const mapObservation = (state: InputMapState, o: Observation): InputMapSt
           if (state.linkLost) return none({ ...state, lever: undefined });
           return {
             state: { ...state, linkLost: true, awaitingSnapshot: true, lever: undefined },
-            inputs: [{ kind: 'link', at: o.at, state: 'lost' }],
+            inputs: [{ kind: 'link', at: o.at, state: 'lost', ...(o.restart === true && { restart: true }) }],
           };
         case 'resynchronising':
           // A new connection: a new lever history, and the board as it stands comes with its first snapshot.

@@ -266,7 +266,11 @@ export const dgtSession$ = (
         settleMs > 0
           ? squares$.pipe(
               switchMap(() => timer(settleMs, scheduler)),
-              tap(() => send({ kind: 'send-board' })),
+              // Not before the handshake's own dump: the log (when read) must come first, and that
+              // dump follows the board up to now anyway.
+              tap(() => {
+                if (connected) send({ kind: 'send-board' });
+              }),
               ignoreElements(),
             )
           : EMPTY;

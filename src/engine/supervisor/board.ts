@@ -125,7 +125,7 @@ export const boardStep = (tx: Tx, e: BoardEvent): void => {
   const reread =
     e.kind === 'snapshot' || (before.catchUp && before.evidence.some(x => x.kind === 'snapshot'));
   if (reread && first && moved.length >= 2) {
-    patch(tx, { inferred: true });
+    patch(tx, { inferred: 'unconfirmed' });
     emit(tx, first.publishedAt, {
       type: 'finding',
       ply: first.ply,
@@ -136,7 +136,7 @@ export const boardStep = (tx: Tx, e: BoardEvent): void => {
       breach: false,
       detail: `Plies ${first.ply}-${first.ply + moved.length - 1} (${moved.map(o => o.san).join(' ')}) were inferred from the board read again after a gap: another order may give the same board. Until the next move is seen made, a board that departs from them is a board mismatch, not an illegal move.`,
     });
-  } else if (!reread && first && tx.st.inferred) patch(tx, { inferred: false });
+  } else if (!reread && first && tx.st.inferred === 'unconfirmed') patch(tx, { inferred: false });
   checkFlags(tx, e.at);
   if (isOver(tx)) return;
   if (e.kind === 'square') onTouch(tx, e, before);

@@ -238,10 +238,11 @@ export const onCommand = (tx: Tx, c: OperatorCommand): void => {
   }
 };
 
-export const onLink = (tx: Tx, state: 'lost' | 'back', at: number): void => {
+export const onLink = (tx: Tx, state: 'lost' | 'back', at: number, restart = false): void => {
   if (state === 'lost') {
     if (tx.st.linkLost) return;
     patch(tx, { linkLost: true, lostAt: at, gapped: true });
+    if (restart) return;
     emit(tx, at, {
       type: 'alert',
       code: 'board-missing',

@@ -141,6 +141,7 @@ export const onIllegalPress = (tx: Tx, side: Color, at: number, out: MismatchOut
     // game yet: nothing on it is judged (no illegal move, no penalty, no result) until it does.
     // The arbiter has the mismatch; the clock passes on as for a move.
     holdAlert(tx, out, () => mismatchAlert(tx, out, at));
+    if (st.inferred) patch(tx, { inferred: 'contradicted' });
     // The game went on meanwhile (a lost link, a restart): the clock passes on as for a move; while
     // the board is being set up to a restored position, presses move nothing.
     if (!st.rec.awaitSetup) pressFor(tx, side, at);

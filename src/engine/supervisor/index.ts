@@ -155,7 +155,8 @@ export const superviseStep = (state: SupervisorState, input: SupervisorInput): S
       patch(tx, { now: Math.max(tx.st.now, at) });
       break;
     case 'clock':
-      boardStep(tx, { kind: 'tick', at });
+      // Without a link the board is unknown: a clock reading judges nothing on it.
+      if (!tx.st.linkLost) boardStep(tx, { kind: 'tick', at });
       if (!tx.st.ended) {
         applyReading(tx, at, input.whiteMs, input.blackMs, input.running);
         checkFlags(tx, at);
@@ -163,7 +164,7 @@ export const superviseStep = (state: SupervisorState, input: SupervisorInput): S
       break;
     case 'link':
       if (input.state === 'lost' && !tx.st.linkLost) boardStep(tx, { kind: 'tick', at });
-      if (!tx.st.ended) onLink(tx, input.state, at);
+      if (!tx.st.ended) onLink(tx, input.state, at, input.restart === true);
       break;
     case 'claim':
     case 'offer':

@@ -155,8 +155,10 @@ export interface SupervisorState {
    * Plies of the record were inferred from a re-read board (two or more found at once, in an order
    * the board cannot prove): until a move is seen made on top of them (or the arbiter acts), a
    * board that departs from the record is a board mismatch, never an illegal move or a penalty.
+   * `contradicted`: a press found the board departing from them; live moves no longer confirm
+   * them, only the arbiter does (the record may be in another order than the game's).
    */
-  readonly inferred: boolean;
+  readonly inferred: false | 'unconfirmed' | 'contradicted';
   /** Counts the times the board matched the game again: a new irregular board after it is a new alert. */
   readonly epoch: number;
   /** Keys of alerts already published, so each is published once. */

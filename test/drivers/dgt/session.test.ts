@@ -15,7 +15,15 @@ import { TransportError } from '../../../src/drivers/transport/transport.js';
 import { buildRig, createTestScheduler, runRig } from './sessionRig.js';
 
 const sq = (n: string): number => parseSquare(n)!;
-const CMD = { mode: 0x4b, update: 0x43, version: 0x4d, serial: 0x45, dump: 0x42, clock: 0x2b } as const;
+const CMD = {
+  mode: 0x4b,
+  update: 0x43,
+  version: 0x4d,
+  serial: 0x45,
+  dump: 0x42,
+  log: 0x49,
+  clock: 0x2b,
+} as const;
 
 /** A transport whose bytes$ is a marble observable, for subscription assertions. */
 const marbleTransport = (bytes$: Transport['bytes$']): Transport => ({
@@ -243,6 +251,26 @@ describe('dgtSession$: the board and its orientation', () => {
     const repair = rig.seen.filter(o => o.type === 'snapshot')[1];
     expect(repair).toMatchObject({
       at: 1300,
+      squares: { [sq('e2')]: EMPTY, [sq('e4')]: makePiece('white', 'pawn') },
+    });
+  });
+
+  it('no settle dump during the handshake: the board’s log comes before its first dump', () => {
+    // A piece set down while the session reconnects (a player does not wait for the daemon): the
+    // settle dump would reach the board before the log request, the log would follow the dump,
+    // and what it holds could no longer be replayed up to the board as dumped.
+    const rig = runRig({ endMs: 2000, session: { readLog: true } }, r => {
+      r.ts.schedule(() => r.runner.apply({ kind: 'square', square: 'e2', piece: 'empty' }), 320);
+      r.ts.schedule(() => r.runner.apply({ kind: 'square', square: 'e4', piece: 'P' }), 340);
+    });
+    const writes = rig.writes();
+    const log = writes.findIndex(([, b]) => b === CMD.log);
+    expect(log).toBeGreaterThanOrEqual(0);
+    expect(writes.findIndex(([, b]) => b === CMD.dump)).toBeGreaterThan(log);
+    const types = rig.seen.map(o => o.type);
+    expect(types.indexOf('eeprom-log')).toBeGreaterThanOrEqual(0);
+    expect(types.indexOf('eeprom-log')).toBeLessThan(types.indexOf('snapshot'));
+    expect(rig.seen.find(o => o.type === 'snapshot')).toMatchObject({
       squares: { [sq('e2')]: EMPTY, [sq('e4')]: makePiece('white', 'pawn') },
     });
   });
