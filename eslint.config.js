@@ -22,7 +22,7 @@ const IO_LIBRARIES = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-artifacts/**', 'bin/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-artifacts/**', 'bin/**', '.bench-tmp/**'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
