@@ -126,7 +126,20 @@ const sensorStep = (tx: Tx, input: BoardEvent, at: number): void => {
   }
   if (input.kind === 'snapshot') patch(tx, { resync: true });
   if (input.kind === 'press') patch(tx, { pressSeen: true, presses: tx.st.presses + 1 });
+  const published = tx.events.length;
   boardStep(tx, at === input.at ? input : { ...input, at });
+  // A re-read board that shows the record's tip as it stood (nothing caught up from it) proves the
+  // record: what follows is live handling again (a knight set down beside its square is a stop on
+  // the way, not a mismatch at once).
+  if (
+    input.kind === 'snapshot' &&
+    tx.st.resync &&
+    !tx.st.inferred &&
+    !tx.st.recovering &&
+    tx.st.rec.status.kind === 'synced' &&
+    !tx.events.slice(published).some(e => e.type === 'move' || e.type === 'correction')
+  )
+    patch(tx, { resync: false });
   if (input.kind !== 'tick') afterQuiet(tx, at);
 };
 

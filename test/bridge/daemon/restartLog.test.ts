@@ -35,7 +35,7 @@ const WHILE_DOWN = ['exd5', 'Nxd5', 'O-O', 'O-O'];
 const ALL = [...BEFORE_KILL, ...WHILE_DOWN];
 
 const isPress = (o: Observation, prev: Observation | undefined): boolean =>
-  o.type === 'clock' && prev !== undefined && o.running !== prev.running;
+  o.type === 'clock' && prev?.type === 'clock' && o.running !== prev.running;
 
 /** The board's log of the whole game: a power-up, the pieces set up, every change and press. */
 const boardLog = (observations: readonly Observation[]): LogRecord[] => {
@@ -67,7 +67,12 @@ const gap = (downMs: number, midMove = 0): Gap => {
   const all = observationsOfGame(ALL, { seed: 11, t0: 1_796_193_900_000, clockMs: 900_000 });
   // The kill: `midMove` board events after the press that ends the last ply before it.
   let presses = 0;
-  const pressed = all.findIndex((o, i) => isPress(o, all[i - 1]) && (presses += 1) === BEFORE_KILL.length);
+  let clock: Observation | undefined;
+  const pressed = all.findIndex(o => {
+    const press = isPress(o, clock);
+    if (o.type === 'clock') clock = o;
+    return press && (presses += 1) === BEFORE_KILL.length;
+  });
   const cut = pressed + 1 + midMove;
   const killedAt = (all[cut - 1]?.at ?? 0) + 50;
   const t = killedAt + downMs;

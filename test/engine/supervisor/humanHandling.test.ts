@@ -273,6 +273,27 @@ describe('downtime and restores never decide a result', () => {
     expect(failuresOf('downtime-four.cbs', script)).toEqual([]);
   });
 
+  it('a board re-read as the record stood: the next move’s stop on the way is live handling, no mismatch', () => {
+    // Seen in the downtime benchmark: the snapshot after a restart showed the game as recorded,
+    // then the knight was set down on g3 on its way to f3, and the board was a mismatch at once
+    // (withdrawn 2 s later). A board that shows the record proves it: what follows is handling.
+    const script = `@edition E23
+@timecontrol 5400+30
+@moves e4 e5
+0     lost
+> alert board-missing 6.11.2
+9000  back
+9000  snapshot rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR
+9500  g1 -
+9800  g3 N
+11000 g3 -
+11300 f3 N
+> move 3 Nf3
+11900 press white
+`;
+    expect(failuresOf('reread-then-stop.cbs', script)).toEqual([]);
+  });
+
   it('moves played on from an undecided board are recognised once the arbiter records the order', () => {
     const script = `@edition E23
 @timecontrol 5400+30
