@@ -7,7 +7,7 @@
  * showed the other pawn square) are told apart by how long the board showed each claimed
  * position: a made move stands until the opponent reacts, a transient does not.
  *
- *   const choice = chooseGroup(st, groups);
+ *   const choice = chooseGroup(groups);
  *   if (choice?.kind === 'exact') publish(choice.members[0]);
  */
 import type { NormalMove } from 'chessops';
@@ -148,6 +148,22 @@ const landedAt = (st: RecognitionState, root: number, e: Explanation): number =>
   return found;
 };
 
-/** The group to act on (see the module comment), or undefined when every group is empty. */
-export const chooseGroup = (groups: readonly Group[]): Group | undefined =>
-  groups.find(g => g.consistent && g.members.length > 0) ?? groups.find(g => g.members.length > 0);
+const shortest = (g: Group): number => Math.min(...g.members.map(e => e.path.length));
+
+/**
+ * The group to act on (see the module comment), or undefined when every group is empty. After a
+ * re-read (`reread`: a snapshot, nothing seen in between) no group is supported by intermediate
+ * positions; of the exact ones (the board shows a position) the one needing the fewest plies goes
+ * first: a bishop caught resting on b5 when the link went down, found on a4 with two more moves
+ * made, is Ba4 and the two moves, not Bb5 and four moves of which two put a rook back and forth.
+ */
+export const chooseGroup = (groups: readonly Group[], reread = false): Group | undefined => {
+  const supported = groups.find(g => g.consistent && g.members.length > 0);
+  if (supported) return supported;
+  const any = groups.filter(g => g.members.length > 0);
+  const exact = any.filter(g => g.kind === 'exact');
+  if (!reread || exact.length === 0) return any[0];
+  let best = exact[0];
+  for (const g of exact) if (best && shortest(g) < shortest(best)) best = g;
+  return best;
+};

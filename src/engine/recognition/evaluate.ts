@@ -71,12 +71,21 @@ const ordersOf = (st: RecognitionState, root: number, members: readonly Explanat
 };
 
 const mismatch = (
-  st: RecognitionState,
+  given: RecognitionState,
   at: number,
   reason: MismatchReason,
   trigger: Trigger,
   pending?: Pending,
+  reread = given.catchUp,
 ): Step => {
+  // A re-read board nothing explains: its revisable plies go (nobody pressed for them, and the
+  // board no longer shows them: a bishop caught resting on b5 when the link went down).
+  const cut =
+    reason === 'unreachable' && reread && given.game.length > given.anchor
+      ? publishLine(given, given.anchor, [], [], at, 'revision', true)
+      : undefined;
+  const st = cut?.state ?? given;
+  const before = cut?.outputs ?? NO_OUTPUTS;
   const squares = diffSquares(positionAt(st, st.game.length).board, st.sensed);
   const key = `mismatch:${reason}:${squares.lo}:${squares.hi}`;
   const state: RecognitionState = {
@@ -86,7 +95,7 @@ const mismatch = (
     mismatchOpen: true,
     dirty: false,
   };
-  if (trigger.kind === 'settle' && key === st.report) return { state, outputs: NO_OUTPUTS };
+  if (trigger.kind === 'settle' && key === st.report) return { state, outputs: before };
   const out: RecognitionOutput = {
     type: 'mismatch',
     at,
@@ -98,7 +107,7 @@ const mismatch = (
     ...(pending ? { pending } : {}),
     ...(st.undecided ? { orders: st.undecided } : {}),
   };
-  return { state, outputs: [out] };
+  return { state, outputs: concat(before, [out]) };
 };
 
 /** After a press: the presser's plies become final; a press with his move unfinished is reported. */
@@ -196,12 +205,18 @@ const decideExact = (
 ): Step => {
   const chosen = disambiguate(st, root, exact);
   if (!chosen) {
-    // The position is legal and reachable, only the order is unknown: kept until decided.
-    const undecided = ordersOf(st, root, exact);
-    const judged = mismatch({ ...st, undecided }, now, 'ambiguous', trigger);
+    // The position is legal and reachable, only the order is unknown: kept until decided. The
+    // orders start before the tip when its revisable plies are not in them (a bishop caught
+    // resting on b5 when the link went down, found on a4 two moves later): those plies are
+    // withdrawn, so that the record holds nothing the candidates contradict.
+    const cut = root < st.game.length ? publishLine(st, root, [], [], now, 'revision', true) : undefined;
+    const base = cut?.state ?? st;
+    const undecided = ordersOf(base, root, exact);
+    const judged = mismatch({ ...base, undecided }, now, 'ambiguous', trigger);
+    const outputs = concat(cut?.outputs ?? NO_OUTPUTS, judged.outputs);
     // At a press the mismatch is reported once, after the presser's plies are final.
-    if (trigger.kind === 'settle') return judged;
-    return afterPress({ state: judged.state, outputs: NO_OUTPUTS }, trigger, now);
+    if (trigger.kind === 'settle') return { state: judged.state, outputs };
+    return afterPress({ state: judged.state, outputs: cut?.outputs ?? NO_OUTPUTS }, trigger, now);
   }
   const pub = publish(st, root, chosen.path, chosen.positions, now, trigger, true);
   if (pub.held) return pub.step;
@@ -414,7 +429,7 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
     }
   }
   const picked =
-    reopened && tipChoice?.consistent ? preferRevision(st, tipChoice, groups) : chooseGroup(groups);
+    reopened && tipChoice?.consistent ? preferRevision(st, tipChoice, groups) : chooseGroup(groups, reread);
   const found = picked ? preferStanding(st, picked, groups) : undefined;
   // An explanation the evidence does not support is taken only where the board was re-read (a
   // snapshot shows where it got to, not how) or at a press. In live play it would invent moves from
@@ -463,5 +478,5 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
   // A re-read board the catch-up could not reach: the deep search is not repeated at every change
   // after it (the mismatch goes to the arbiter, who sets the record right).
   const searched = reread ? { ...st, catchUp: false } : st;
-  return afterPress(mismatch(searched, now, 'unreachable', trigger), trigger, now);
+  return afterPress(mismatch(searched, now, 'unreachable', trigger, undefined, reread), trigger, now);
 };

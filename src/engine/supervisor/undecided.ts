@@ -22,8 +22,10 @@ type MismatchOutput = Extract<RecognitionOutput, { type: 'mismatch' }>;
 /** The arbiter's alert for an undecided board (once per ply and epoch of the game). */
 export const onUndecided = (tx: Tx, out: MismatchOutput, at: number = out.at): void => {
   const { orders } = out;
-  if (!orders) return;
   const { st } = tx;
+  // Held until the board stood, and meanwhile withdrawn below its root (a re-read nothing
+  // explained): the mismatch raised then stands for it.
+  if (!orders || orders.root > st.rec.game.length) return;
   const lines = orders.lines.map(line => line.join(' '));
   emitOnce(tx, `undecided:${orders.root}:${st.epoch}`, at, {
     type: 'alert',

@@ -8,6 +8,13 @@
  * next press was a board mismatch, but White's move after it was taken as the "next move seen
  * made", the inference was dropped, and two later presses were counted as illegal moves: the
  * game was ended by 7.5.5, which a downtime must never do.
+ *
+ * A ply read while its piece rested on the way, when the link went down, is no ply of the record
+ * once the board comes back without it (lichess-2013-01-sample.pgn, game 6, seed 1): the bishop
+ * was resting on b5 on its way from c6 to a4 when the input was cut, and …Bb5 was published. The
+ * board came back with …Ba4, Rd2 and …Rb8 made. The catch-up preferred the published tip and
+ * offered the arbiter "Rd2 Ba4 Rd1 Rb8 Rd2" (a rook back and forth) after …Bb5; with a longer gap
+ * (nothing within reach) …Bb5 stayed in the record. Nobody pressed for it: it is withdrawn.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -15,15 +22,14 @@ import { withDowntime } from '../../../src/engine/handling/downtime.js';
 import { generateForGame } from '../../../src/engine/handling/generator.js';
 import { deriveSeed, makeRng } from '../../../src/engine/handling/prng.js';
 import { decodePgnBytes, readPgn } from '../../../src/engine/pgnRead.js';
+import { publishedSans } from '../../../src/engine/supervisor/record.js';
 import { runSupervision, startSupervision } from '../../../src/engine/supervisor/index.js';
 import { sharedPath } from '../../support/shared.js';
 
-const FILE = 'data/pgn/engine-threefold-repetition.pgn';
-const INDEX = 6;
 const SEED = 1;
 
-/** The game cut for `downMs` from a ply in its middle third, as the corpus script cuts it. */
-const runWithDowntime = (downMs: number) => {
+/** Game `INDEX` of `FILE` cut for `downMs` from a ply in its middle third, as the corpus script cuts it. */
+const runWithDowntime = (FILE: string, INDEX: number, downMs: number) => {
   let game;
   for (const r of readPgn(decodePgnBytes(readFileSync(sharedPath(FILE))))) {
     if (r.isOk && r.value.index === INDEX) {
@@ -41,17 +47,47 @@ const runWithDowntime = (downMs: number) => {
     { game: 'g', edition: 'E23', gameType: 'standard', supervision: 'full', startFen: game.start.fen },
     { game: game.truncate(0).unwrap() },
   );
-  return runSupervision(state, cut.inputs).events;
+  return { events: runSupervision(state, cut.inputs).events, sans: game.moves.map(m => m.san) };
 };
 
 describe('plies inferred from a snapshot, contradicted by the next press', () => {
   it('counts no illegal move and ends nothing; the mismatch goes to the arbiter', () => {
-    const events = runWithDowntime(5000);
+    const { events } = runWithDowntime('data/pgn/engine-threefold-repetition.pgn', 6, 5000);
     const codes = events.flatMap(e => (e.type === 'alert' ? [e.code] : []));
     expect(events.some(e => e.type === 'finding' && e.code === 'arbiter-decision-needed')).toBe(true);
     expect(codes).toContain('board-mismatch');
     expect(codes).not.toContain('illegal-move');
     expect(codes).not.toContain('press-without-move');
+    expect(events.filter(e => e.type === 'end')).toEqual([]);
+  });
+});
+
+describe('a ply read from a piece resting on its way when the link went down', () => {
+  const FILE = 'data/pgn/lichess-2013-01-sample.pgn';
+
+  it('is withdrawn when the board comes back without it; the orders that reach the board start before it', () => {
+    const { events, sans } = runWithDowntime(FILE, 6, 5000);
+    // Published while the bishop rested on b5, then withdrawn at the catch-up.
+    expect(events.some(e => e.type === 'move' && e.ply === 42 && e.san === 'Bb5')).toBe(true);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'correction', fromPly: 42, moves: [] }));
+    const record = publishedSans(events);
+    expect(record).toEqual(sans.slice(0, record.length));
+    expect(record.length).toBe(41);
+    const mismatch = events.find(
+      e => e.type === 'alert' && e.code === 'board-mismatch' && e.evidence?.orders,
+    );
+    expect(mismatch?.type === 'alert' && mismatch.evidence?.ordersAfterPly).toBe(41);
+    expect(mismatch?.type === 'alert' && mismatch.evidence?.orders).toContainEqual(['Ba4', 'Rd2', 'Rb8']);
+    const codes = events.flatMap(e => (e.type === 'alert' ? [e.code] : []));
+    expect(codes).not.toContain('illegal-move');
+    expect(events.filter(e => e.type === 'end')).toEqual([]);
+  });
+
+  it('is withdrawn too when the board is beyond the catch-up: the record keeps only what was pressed for', () => {
+    const { events, sans } = runWithDowntime(FILE, 6, 30_000);
+    const record = publishedSans(events);
+    expect(record).toEqual(sans.slice(0, 41));
+    expect(events.flatMap(e => (e.type === 'alert' ? [e.code] : []))).toContain('board-mismatch');
     expect(events.filter(e => e.type === 'end')).toEqual([]);
   });
 });
