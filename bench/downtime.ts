@@ -10,7 +10,7 @@
  *  - illegal-move counts or penalties: `illegal_move` and `press_without_move` alerts (the
  *    simulator plays no fault, so each one would come from a downtime);
  *  - every ply played while the daemon was down is in the published game as played, or its
- *    game holds one `board_differs` alert for the arbiter (with the candidate orders);
+ *    game holds one `board_mismatch` alert for the arbiter (with the candidate orders);
  *  - no ply lost at all, no seq missing.
  *
  *   npx tsx bench/downtime.ts [--boards 20] [--down 5,15,30,60] [--ply-seconds 10] [--warmup 30]
@@ -44,7 +44,7 @@ interface KillOutcome {
   readonly madeWhileDown: number;
   /** Of those, published as played. */
   readonly recovered: number;
-  /** Of those not published: in games the arbiter was told of (a board_differs alert after the restart). */
+  /** Of those not published: in games the arbiter was told of (a board_mismatch alert after the restart). */
   readonly leftToArbiter: number;
   /** Games that had plies made while down. */
   readonly games: number;
@@ -136,7 +136,7 @@ const main = async (): Promise<void> => {
       return reason.startsWith('illegalMoves') || (want !== undefined && ply < want.sans.length);
     });
     const penalties = all.filter(({ e }) => e.code === 'illegal_move' || e.code === 'press_without_move');
-    const mismatches = all.filter(({ e }) => e.code === 'board_differs');
+    const mismatches = all.filter(({ e }) => e.code === 'board_mismatch');
     const outcomes: KillOutcome[] = kills.map(kill => {
       const down = plies.filter(p => p.at >= kill.killedAt && p.at <= kill.restartedAt);
       const missing = down.filter(p => sub.moves(p.game)[p.ply - 1] !== p.san);
@@ -178,7 +178,7 @@ const main = async (): Promise<void> => {
     }
     log('');
     log(
-      `Whole run: ${plies.length} plies played, ${lost.length} not published as played, ${missingSeqs} seq gaps; games ended by the daemon: ${endedByDaemon.length}; illegal-move counts or penalties: ${penalties.length}; board_differs alerts: ${mismatches.length}; ends: ${ends.map(({ game, e }) => `${game} ${(e as { result?: string }).result ?? ''}`).join(', ') || 'none'}.`,
+      `Whole run: ${plies.length} plies played, ${lost.length} not published as played, ${missingSeqs} seq gaps; games ended by the daemon: ${endedByDaemon.length}; illegal-move counts or penalties: ${penalties.length}; board_mismatch alerts: ${mismatches.length}; ends: ${ends.map(({ game, e }) => `${game} ${(e as { result?: string }).result ?? ''}`).join(', ') || 'none'}.`,
     );
     for (const p of lost.slice(0, 10)) log(`- lost: ${p.game} ply ${p.ply} ${p.san}`);
     const met =

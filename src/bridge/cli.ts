@@ -7,7 +7,7 @@
  * Commands: `run -c FILE` (the daemon), `demo` (a venue of emulated boards), `check FILE`,
  * `ports [PATH...]`, `replay FILE...` (PGN files, board scripts, game journals; raw board
  * captures with `--driver`), `simulate`
- * (emulated boards on PTYs for any running daemon). Exit codes: 0 success, 1 a failure (a bad
+ * (emulated boards on PTYs for any running daemon), `schema [NAME]` (the wire's JSON Schema). Exit codes: 0 success, 1 a failure (a bad
  * file or configuration, the daemon failed), 2 a usage error.
  */
 import { type EditionProfile, getProfile } from '../engine/editions.js';
@@ -15,6 +15,7 @@ import { isEdition, isGameType, type Edition, type GameType, type Supervision } 
 import { formatReplayText, replayPgn } from './replay.js';
 import { CAPTURE_DRIVERS, type CaptureReplayRequest, isCaptureDriver } from './replayCapture.js';
 import { COMMAND_USAGE, USAGE } from './daemon/usage.js';
+import { makeWireSchemaDocument } from './wire/document.js';
 import {
   parseSimulateRequest,
   SIMULATE_FLAG_OPTIONS,
@@ -82,6 +83,7 @@ const VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   ports: ['--timeout'],
   replay: ['--edition', '--type', '--supervision', '--driver'],
   simulate: SIMULATE_VALUE_OPTIONS,
+  schema: [],
 };
 const FLAG_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   run: [],
@@ -90,6 +92,7 @@ const FLAG_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   ports: ['--no-probe'],
   replay: ['--json', '--examples'],
   simulate: SIMULATE_FLAG_OPTIONS,
+  schema: [],
 };
 
 type Parsed = { ok: true; value: Options } | { ok: false; error: string };
@@ -292,6 +295,20 @@ export const runCli = async (argv: readonly string[], io: CliIo): Promise<number
     }
     case 'replay':
       return replay(o, io);
+    case 'schema': {
+      const doc = makeWireSchemaDocument();
+      const [name, ...extra] = o.positional;
+      if (extra.length > 0) return usage(io, 'schema', `unexpected argument "${extra[0] ?? ''}"`);
+      if (name === undefined) {
+        io.out(JSON.stringify(doc, null, 2));
+        return 0;
+      }
+      const defs = doc.$defs as Record<string, unknown>;
+      if (!(name in defs))
+        return usage(io, 'schema', `no document "${name}" on the wire (${Object.keys(defs).join(', ')})`);
+      io.out(JSON.stringify(defs[name], null, 2));
+      return 0;
+    }
     case 'simulate': {
       const request = parseSimulateRequest(o.values, o.flags, o.positional);
       if (typeof request === 'string') return usage(io, 'simulate', request);

@@ -30,7 +30,7 @@ import type { Edition, GameType, Supervision } from '../engine/types.js';
 import type { SupervisorPort } from './daemon/engine.js';
 import { replayGameRun, stepGameRun } from './daemon/gameRun.js';
 import { describeEvent } from './daemon/journalReplay.js';
-import { makeEventMessage } from './daemon/wire.js';
+import { makeEventMessage } from './wire/events.js';
 import type { JournalRecord } from './journal/index.js';
 
 /** Drivers whose captures can be replayed. */

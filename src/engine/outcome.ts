@@ -256,6 +256,9 @@ const TERMINATION: { readonly [K in OutcomeKind]: PgnTermination } = {
   bothLose: 'rules infraction',
 };
 
+/** The PGN Termination value of an outcome kind (the one table of them). */
+export const pgnTerminationOf = (kind: OutcomeKind): PgnTermination => TERMINATION[kind];
+
 const NAME: { readonly [C in Color]: string } = { white: 'White', black: 'Black' };
 const other = (c: Color): Color => (c === 'white' ? 'black' : 'white');
 

@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { publishedSans } from '../../src/engine/supervisor/record.js';
 import { type CliIo, runCli } from '../../src/bridge/cli.js';
 import { engineSupervisor } from '../../src/bridge/daemon/engine.js';
-import { makeEventMessage } from '../../src/bridge/daemon/wire.js';
+import { makeEventMessage } from '../../src/bridge/wire/events.js';
 import {
   captureGameId,
   gameEventsOf,

@@ -377,7 +377,7 @@ describe('chessbridge simulate against a daemon and mosquitto', () => {
       });
       // Human handling may draw advice (a touched piece), a bus board a revised move; never an illegal move.
       expect(
-        events.filter(e => e.code === 'illegal_move' || e.code === 'board_differs'),
+        events.filter(e => e.code === 'illegal_move' || e.code === 'board_mismatch'),
         game,
       ).toEqual([]);
     });

@@ -46,7 +46,7 @@ const PROMISED: Record<string, { required: readonly string[]; optional: readonly
   illegalMove: { required: ['illegal_move 7.5.1'], optional: ['illegal_position 7.5.1'] },
   touchMove: { required: ['touch_move 4.3.1'], optional: ['touch_move 4.8'] },
   missedUpdate: { required: ['board_missing 6.11.2'], optional: [] },
-  takeback: { required: ['correction takeback', 'board_differs 7.6'], optional: [] },
+  takeback: { required: ['correction takeback', 'board_mismatch 7.6'], optional: [] },
 };
 
 const library = new GameLibrary(decodePgnBytes(readFileSync(PGN)), getProfile('E23', 'rapid'));

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { engineSupervisor } from '../../src/bridge/daemon/engine.js';
 import { replayGameRun } from '../../src/bridge/daemon/gameRun.js';
 import { engineSettingsOf } from '../../src/bridge/daemon/gameSpecs.js';
-import { makeEventMessage } from '../../src/bridge/daemon/wire.js';
+import { makeEventMessage } from '../../src/bridge/wire/events.js';
 import { readJournalAll } from '../../src/bridge/journal/index.js';
 import { readPgn } from '../../src/engine/pgnRead.js';
 import {

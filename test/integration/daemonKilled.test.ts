@@ -138,7 +138,7 @@ describe('acceptance 3: the daemon is killed mid-game and restarted', () => {
       ).toBe(true);
       // Matched again: no board-differs alert after the restart.
       expect(
-        events.filter(e => e.code === 'board_differs'),
+        events.filter(e => e.code === 'board_mismatch'),
         game,
       ).toEqual([]);
       // Never two different events under one seq.

@@ -280,7 +280,7 @@ describe('Millennium and Certabo on PTYs, the daemon as a child process', () => 
       ).toEqual(got.map((_, i) => i + 1));
       expect(ended(got)?.result, game).toBe('1-0');
       expect(
-        got.filter(e => ['illegal_move', 'illegal_position', 'board_differs'].includes(e.code ?? '')),
+        got.filter(e => ['illegal_move', 'illegal_position', 'board_mismatch'].includes(e.code ?? '')),
         game,
       ).toEqual([]);
     }
@@ -509,8 +509,8 @@ describe('Chessnut through the daemon in-process (in-memory HID device behind th
 
     // Black puts the g8 knight on g5, which no knight can reach: the square blinks on the board. (The
     // supervisor's illegal-position or board-mismatch alert; both carry the squares. These are the
-    // MQTT events, so their codes are the wire codes of wireAlertCode: illegal_position, board_differs.)
-    const TO_FIX = ['illegal_position', 'board_differs'];
+    // MQTT events, so their codes are the wire codes of wireAlertCode: illegal_position, board_mismatch.)
+    const TO_FIX = ['illegal_position', 'board_mismatch'];
     const g8 = 62;
     const g5 = 38;
     const wrong: ScriptStep[] = [

@@ -22,6 +22,8 @@ import type { ScriptStep } from '../../src/drivers/dgt/emulatorScript.js';
 import { EmulatedBoardOnPty } from '../../src/drivers/transport/emulatorHost.js';
 import { PROJECT_ROOT } from '../support/shared.js';
 import { adoptPtyPair, makeLinkDir } from '../support/pty.js';
+import type { WireName } from '../../src/bridge/wire/schema.js';
+import { assertWire } from '../support/wire.js';
 
 export { waitFor } from '../support/mosquitto.js';
 
@@ -227,6 +229,9 @@ export interface Subscriber {
   firstArrivals(): Map<string, WireEvent[]>;
   /** The latest message on a topic. */
   latest(topic: string): string | undefined;
+  /** Messages that did not conform to the wire's schema (each naming its topic and fields). */
+  problems(): string[];
+  /** Disconnects; throws if any message did not conform to the wire's schema. */
   close(): Promise<void>;
 }
 
@@ -237,9 +242,23 @@ export const subscribe = async (
 ): Promise<Subscriber> => {
   const client = connect(url, { clientId, clean: false, reconnectPeriod: 200, protocolVersion: 4 });
   const seen: Seen[] = [];
-  client.on('message', (topic, payload, packet) =>
-    seen.push({ topic, payload: payload.toString(), retain: packet.retain }),
-  );
+  // Every message the daemon publishes is checked against the wire's schema as it arrives.
+  const problems: string[] = [];
+  client.on('message', (topic, payload, packet) => {
+    const text = payload.toString();
+    seen.push({ topic, payload: text, retain: packet.retain });
+    const name = wireNameOf(topic);
+    if (name === undefined || text === '') return;
+    try {
+      assertWire(name, JSON.parse(text), topic);
+    } catch (e) {
+      problems.push(e instanceof Error ? e.message : String(e));
+    }
+  });
+  const conforming = (): void => {
+    if (problems.length > 0)
+      throw new Error(`messages off the wire's schema:\n${problems.slice(0, 5).join('\n')}`);
+  };
   await new Promise<void>((resolve, reject) => {
     client.once('connect', () => resolve());
     client.once('error', reject);
@@ -249,6 +268,7 @@ export const subscribe = async (
     client,
     seen,
     firstArrivals: () => {
+      conforming();
       const out = new Map<string, WireEvent[]>();
       for (const m of seen) {
         if (!m.topic.endsWith('/events')) continue;
@@ -260,8 +280,26 @@ export const subscribe = async (
       return out;
     },
     latest: topic => seen.filter(m => m.topic === topic).at(-1)?.payload,
-    close: () => client.endAsync(),
+    problems: () => [...problems],
+    close: async () => {
+      await client.endAsync();
+      conforming();
+    },
   };
+};
+
+/** The wire document a topic carries (undefined: requests, PGN text, topics of others). */
+export const wireNameOf = (topic: string): WireName | undefined => {
+  if (/\/games\/[^/]+\/events$/.test(topic)) return 'event';
+  if (/\/games\/[^/]+\/pgn$/.test(topic)) return undefined;
+  if (/\/games\/[^/]+$/.test(topic)) return 'game';
+  if (/\/alerts$/.test(topic)) return 'alert';
+  if (/\/boards\/[^/]+\/state$/.test(topic)) return 'board_state';
+  if (/\/bridge\/state$/.test(topic)) return 'bridge_state';
+  if (/\/bridge\/info$/.test(topic)) return 'bridge_info';
+  if (/\/bridge\/health$/.test(topic)) return 'bridge_health';
+  if (/\/bridge\/response\/[^/]+$/.test(topic)) return 'response';
+  return undefined;
 };
 
 /** A game event as received (snake_case wire form). */

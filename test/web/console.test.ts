@@ -13,7 +13,8 @@ import type { ArbiterRequest } from '../../src/bridge/http/arbiterRoutes.js';
 import { serveRequests$ } from '../../src/bridge/mqtt/requests.js';
 import { REQUEST_ACTIONS, type RequestHandlers } from '../../src/bridge/mqtt/requestSchemas.js';
 import { silentLog } from '../../src/bridge/mqtt/log.js';
-import type { WebAlert, WebRestoreEvent } from '../../src/bridge/web/contract.js';
+import type { WebAlert } from '../../src/bridge/web/contract.js';
+import type { EventMessage } from '../../src/bridge/wire/schema.js';
 import { decodePgnBytes, readPgn } from '../../src/engine/pgnRead.js';
 import { Result } from '../../src/engine/types.js';
 import { CHROMIUM_PATH, launchChromium, screenshot, type Chromium } from '../support/browser.js';
@@ -110,19 +111,18 @@ describe.skipIf(!CHROMIUM_PATH)('arbiter console', () => {
   const mqttRequests: unknown[] = [];
   const httpRequests: ArbiterRequest[] = [];
 
-  /** What the daemon does on a restore: a restore event and the corrected snapshot. */
+  /** What the daemon does on a restore: a correction removing the later plies, and the corrected snapshot. */
   const restore = (ply: number) => {
     seq += 1;
     const snapshot = { ...game.snapshot(ply), seq };
-    const event: WebRestoreEvent = {
+    const event: EventMessage = {
       game: game.id,
       seq,
       at: Date.now(),
-      type: 'restore',
-      ply,
-      fen: snapshot.fen,
-      last_move: snapshot.last_move,
-      clocks: snapshot.clocks,
+      type: 'correction',
+      from_ply: ply + 1,
+      moves: [],
+      reason: 'arbiter',
     };
     stack.publisher.publishEvent(event);
     stack.publisher.retain(stack.topics.game(game.id), snapshot);
@@ -339,7 +339,7 @@ describe.skipIf(!CHROMIUM_PATH)('arbiter console', () => {
     // An alert for a board two orders reach: a button per order sends set_moves.
     const undecided: WebAlert = {
       id: `${game.id}-902`,
-      code: 'board_differs',
+      code: 'board_mismatch',
       message: 'The board shows a legal position that 2 move orders reach after ply 24.',
       at: Date.now(),
       game: game.id,
@@ -366,7 +366,7 @@ describe.skipIf(!CHROMIUM_PATH)('arbiter console', () => {
     // The board shows the game again: the alert is withdrawn, struck out, no longer counted.
     const withdrawal: WebAlert = {
       id: `${game.id}-903`,
-      code: 'board_differs',
+      code: 'board_mismatch',
       message: 'Withdrawn: the board shows a position of the game again.',
       at: Date.now(),
       game: game.id,
@@ -409,6 +409,9 @@ describe.skipIf(!CHROMIUM_PATH)('arbiter console', () => {
       article: '7.5.1',
       edition: 'E23',
       color: 'white',
+      grade: 'proven',
+      ply: AT_PLY,
+      claimed: false,
       detail: alert.message,
       evidence: null,
     });

@@ -122,7 +122,13 @@ describe.skipIf(!CHROMIUM_PATH)('web display', () => {
       at: Date.now(),
       type: 'end',
       result: g.result,
+      reason: 'checkmate',
+      reason_text: 'checkmate',
       termination: 'normal',
+      winner: g.result === '1-0' ? 'white' : g.result === '0-1' ? 'black' : null,
+      article: '5.1.1',
+      edition: 'E23',
+      detail: null,
     });
     const last = g.moveEvent(g.plies);
     await waitForPly(page, g.plies, last.san);

@@ -208,6 +208,8 @@ export const gameFrames = (
       last_move: lastMove(ply),
       clocks: final === '*' ? clocksAfter(ply, at) : { ...clocksAfter(ply, at), running: null },
       result: final,
+      reason: final === '*' ? null : 'checkmate',
+      reason_text: final === '*' ? null : 'checkmate',
       termination: final === '*' ? null : 'normal',
       status: final !== '*' ? 'finished' : ply === 0 ? 'not_started' : 'playing',
     }),
@@ -224,6 +226,7 @@ export const gameFrames = (
         uci: move.uci,
         fen: move.fen,
         clocks: clocksAfter(ply, at),
+        elapsed_ms: null,
       };
     },
   };

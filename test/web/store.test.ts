@@ -49,7 +49,7 @@ interface FormatModule {
   resultText(result: string): string;
   moveNumber(ply: number): string;
   shortName(player: { name: string; title: string | null } | null): string;
-  statusText(state: Partial<GameState> & { termination?: string | null }): string;
+  statusText(state: Partial<GameState> & { reason_text?: string | null }): string;
 }
 
 const load = async <T>(path: string): Promise<T> =>
@@ -79,7 +79,7 @@ const snapshot = (seq: number, moves: string[], fen: string) => ({
   last_move: null,
   clocks: { white_ms: 600_000, black_ms: 600_000, running: 'white', at: 1000 },
   result: '*',
-  termination: null,
+  reason_text: null,
   status: 'playing',
 });
 const move = (seq: number, ply: number, san: string, uci: string, fen: string) => ({
@@ -162,31 +162,43 @@ describe('GameStore', () => {
     expect(store.applyEvent({ game: 'g1', type: 'move' })).toBe('invalid');
   });
 
-  it('restores a position, ends a game, and asks for the snapshot after an unknown event', () => {
+  it('asks for the snapshot after a correction or an unknown event, and ends a game', () => {
     const store = new GameStore();
     const changes = watch(store);
     store.applySnapshot(snapshot(3, ['e4', 'e5', 'Nf3'], AFTER_NF3));
+    // An arbiter's restore: the later plies removed; the page reads the snapshot again.
     expect(
       store.applyEvent({
         game: 'g1',
         seq: 4,
         at: 1,
-        type: 'restore',
-        ply: 2,
-        fen: AFTER_E5,
-        last_move: { ply: 2, san: 'e5', uci: 'e7e5' },
-        clocks: null,
+        type: 'correction',
+        from_ply: 3,
+        moves: [],
+        reason: 'arbiter',
       }),
     ).toBe('applied');
-    expect(store.get('g1')).toMatchObject({ moves: ['e4', 'e5'], fen: AFTER_E5, last_move: { ply: 2 } });
+    expect(changes.at(-1)?.needsSnapshot).toBe(true);
+    store.applySnapshot(snapshot(4, ['e4', 'e5'], AFTER_E5));
+    expect(store.get('g1')).toMatchObject({ moves: ['e4', 'e5'], fen: AFTER_E5 });
     expect(store.applyEvent({ game: 'g1', seq: 5, at: 1, type: 'claim', claim: 'threefold' })).toBe(
       'applied',
     );
     expect(changes.at(-1)?.needsSnapshot).toBe(true);
     expect(store.get('g1')?.seq).toBe(5);
-    store.applyEvent({ game: 'g1', seq: 6, at: 1, type: 'end', result: '1/2-1/2', termination: 'agreement' });
+    store.applyEvent({
+      game: 'g1',
+      seq: 6,
+      at: 1,
+      type: 'end',
+      result: '1/2-1/2',
+      reason: 'agreement',
+      reason_text: 'agreement',
+      termination: 'normal',
+    });
     expect(store.get('g1')).toMatchObject({
       result: '1/2-1/2',
+      reason_text: 'agreement',
       status: 'finished',
       clocks: { running: null },
     });
@@ -251,7 +263,7 @@ describe('board and words', () => {
     expect(format.shortName(null)).toBe('?');
     expect(format.statusText({ result: '*', status: 'playing', fen: AFTER_E4 })).toBe('Black to move');
     expect(
-      format.statusText({ result: '0-1', status: 'finished', fen: START, termination: 'time forfeit' }),
+      format.statusText({ result: '0-1', status: 'finished', fen: START, reason_text: 'time forfeit' }),
     ).toBe('Game over: 0\u20131, time forfeit');
   });
 });

@@ -12,7 +12,7 @@ export const ALERT_TITLES = {
   touch_move: 'Touch-move',
   board_missing: 'Board missing',
   clock_paused: 'Clock paused',
-  board_differs: 'Board and game differ',
+  board_mismatch: 'Board and game differ',
   claim: 'Claim',
   flag: 'Flag fell',
 };
@@ -110,7 +110,7 @@ export const createAlertCard = (alert, { onAction, onSelectGame }) => {
 
   if (
     alert.game &&
-    (evidence.restore_ply !== undefined || alert.code === 'illegal_move' || alert.code === 'board_differs')
+    (evidence.restore_ply !== undefined || alert.code === 'illegal_move' || alert.code === 'board_mismatch')
   ) {
     const plyId = `${id}-ply`;
     const ply = h('input', {
@@ -163,7 +163,7 @@ export const createAlertCard = (alert, { onAction, onSelectGame }) => {
       actions.append(take);
     }
   }
-  if (alert.board && alert.code === 'board_differs') {
+  if (alert.board && alert.code === 'board_mismatch') {
     const resync = h('button', { type: 'button', 'data-action': 'resync_board' }, 'Resync board');
     resync.addEventListener('click', () => onAction('resync_board', { board_id: alert.board }, card));
     actions.append(resync);

@@ -43,7 +43,7 @@ export const turnOf = fen => (typeof fen === 'string' && fen.split(/\s+/)[1] ===
 export const statusText = state => {
   if (!state) return '';
   if (state.result !== '*') {
-    const how = state.termination ? `, ${state.termination}` : '';
+    const how = state.reason_text ? `, ${state.reason_text}` : '';
     return `Game over: ${resultText(state.result)}${how}`;
   }
   if (state.status === 'not_started') return 'Waiting for the start';

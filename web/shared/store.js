@@ -26,7 +26,7 @@
  * @property {LastMove|null} last_move
  * @property {Clocks|null} clocks
  * @property {string} result
- * @property {string|null} termination
+ * @property {string|null} reason_text
  * @property {string} status
  */
 
@@ -90,7 +90,7 @@ export const readSnapshot = value => {
     last_move: readLastMove(value.last_move),
     clocks: readClocks(value.clocks),
     result,
-    termination: textOrNull(value.termination),
+    reason_text: textOrNull(value.reason_text),
     status: typeof value.status === 'string' ? value.status : result === '*' ? 'playing' : 'finished',
   };
 };
@@ -111,7 +111,7 @@ const emptyState = game => ({
   last_move: null,
   clocks: null,
   result: '*',
-  termination: null,
+  reason_text: null,
   status: 'playing',
 });
 
@@ -154,19 +154,10 @@ export const foldEvent = (state, event) => {
       }
       return [next, false];
     }
-    case 'restore': {
-      if (!Number.isInteger(event.ply) || event.ply < 0 || typeof event.fen !== 'string') return [next, true];
-      next.moves = movesUpTo(state.moves, event.ply);
-      next.fen = event.fen;
-      next.last_move = readLastMove(event.last_move);
-      const clocks = readClocks(event.clocks);
-      if (clocks) next.clocks = clocks;
-      return [next, next.moves.includes(null)];
-    }
     case 'end': {
       if (!RESULTS.includes(event.result)) return [next, true];
       next.result = event.result;
-      next.termination = textOrNull(event.termination);
+      next.reason_text = textOrNull(event.reason_text);
       next.status = event.result === '*' ? 'playing' : 'finished';
       if (next.clocks && event.result !== '*') next.clocks = { ...next.clocks, running: null };
       return [next, false];

@@ -15,7 +15,8 @@ import { makePgn } from '../../engine/pgnWrite.js';
 import type { LiveGame } from '../feed/types.js';
 import type { Player } from '../pairings/types.js';
 import type { WebClocks, WebGameSnapshot, WebPlayer, WebResult } from '../web/contract.js';
-import { terminationWords, turnOf } from './wire.js';
+import { turnOf, wholeMs } from '../wire/events.js';
+import { endReason } from '../wire/words.js';
 
 /** What is known of a game besides its events (pairing, board, event). */
 export interface GameInfo {
@@ -85,7 +86,12 @@ export const foldView = (view: GameView, e: GameEvent): GameView => {
       const clocks: WebClocks | null =
         e.clocks === undefined
           ? view.clocks
-          : { white_ms: e.clocks.whiteMs, black_ms: e.clocks.blackMs, running: turnOf(e.fen), at: e.at };
+          : {
+              white_ms: wholeMs(e.clocks.whiteMs),
+              black_ms: wholeMs(e.clocks.blackMs),
+              running: turnOf(e.fen),
+              at: e.at,
+            };
       return { ...base, record: replaceFrom(view.record, e.ply, [e], e.at), clocks };
     }
     case 'correction':
@@ -93,7 +99,12 @@ export const foldView = (view: GameView, e: GameEvent): GameView => {
     case 'clock':
       return {
         ...base,
-        clocks: { white_ms: e.whiteMs, black_ms: e.blackMs, running: e.running ?? null, at: e.at },
+        clocks: {
+          white_ms: wholeMs(e.whiteMs),
+          black_ms: wholeMs(e.blackMs),
+          running: e.running ?? null,
+          at: e.at,
+        },
       };
     case 'end':
       return {
@@ -138,7 +149,9 @@ export const makeSnapshot = (view: GameView): WebGameSnapshot => {
     last_move: last === undefined ? null : { ply: last.ply, san: last.san, uci: last.uci },
     clocks: view.clocks,
     result: webResult(view.result),
-    termination: view.reason === undefined ? null : terminationWords(view.reason),
+    reason: view.reason === undefined ? null : endReason(view.reason).reason,
+    reason_text: view.reason === undefined ? null : endReason(view.reason).text,
+    termination: view.reason === undefined ? null : endReason(view.reason).termination,
     status: finished
       ? 'finished'
       : !started
@@ -163,7 +176,7 @@ const tagsOf = (view: GameView): Record<string, string | undefined> => {
     Black: info.black?.name,
     Board: info.boardNumber === undefined ? undefined : String(info.boardNumber),
     TimeControl: info.timeControl,
-    Termination: view.reason === undefined ? undefined : terminationWords(view.reason),
+    Termination: view.reason === undefined ? undefined : endReason(view.reason).termination,
     GameId: info.game,
   };
 };
@@ -183,6 +196,8 @@ export const liveGameOf = (view: GameView): LiveGame | undefined => {
     white: info.white ?? { name: '?' },
     black: info.black ?? { name: '?' },
     game: view.record,
-    ...(result === '*' ? {} : { result, termination: view.reason === 'flag' ? 'time forfeit' : 'normal' }),
+    ...(result === '*'
+      ? {}
+      : { result, termination: view.reason === undefined ? 'normal' : endReason(view.reason).termination }),
   };
 };

@@ -12,7 +12,7 @@ import type { GameEvent } from '../../engine/events.js';
 import type { SupervisorPort } from './engine.js';
 import { replayGameRun } from './gameRun.js';
 import { engineSettingsOf } from './gameSpecs.js';
-import { makeEventMessage } from './wire.js';
+import { makeEventMessage } from '../wire/events.js';
 
 const time = (at: number): string => {
   const d = new Date(at);

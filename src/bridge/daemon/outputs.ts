@@ -59,7 +59,7 @@ export interface DaemonOutputsContext {
 }
 
 /** Alerts about a position the board should not show; the console offers "restore to ply N" for them. */
-const RESTORABLE: ReadonlySet<string> = new Set(['illegal_move', 'illegal_position', 'board_differs']);
+const RESTORABLE: ReadonlySet<string> = new Set(['illegal_move', 'illegal_position', 'board_mismatch']);
 
 /**
  * The ply the console's "restore" should offer: the game's length when the alert was raised, which

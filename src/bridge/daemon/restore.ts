@@ -19,7 +19,7 @@ import type { EventMessage } from '../mqtt/topics.js';
 import { replayGameRun } from './gameRun.js';
 import { engineSettingsOf, gameInfoOf } from './gameSpecs.js';
 import { foldView, startView } from './gameView.js';
-import { makeEventMessage } from './wire.js';
+import { makeEventMessage } from '../wire/events.js';
 
 export interface RestoreContext {
   /** The journal folder (to list finished games). */

@@ -15,6 +15,7 @@ export const USAGE: readonly string[] = [
   '  replay FILE...       replay PGN files, board scripts (.cbs) or game journals (.jsonl);',
   '                       with --driver dgt, raw board captures through the driver and supervisor',
   '  simulate             emulated boards on pseudo-terminals play a PGN file for any daemon',
+  '  schema [NAME]        the JSON Schema of every message chessbridge publishes (docs/wire.md)',
   '',
   'exit codes: 0 success, 1 failure (bad file, invalid configuration, daemon error), 2 usage error',
 ];
@@ -86,6 +87,14 @@ export const COMMAND_USAGE: Readonly<Record<string, readonly string[]>> = {
     '  --supervision S      full or reduced (default full)',
     '  --examples           the example games shipped with chessbridge',
     '  --driver D           the FILEs are raw captures of board D (dgt, millennium)',
+  ],
+  schema: [
+    'usage: chessbridge schema [NAME]',
+    '',
+    'Prints the JSON Schema (draft 2020-12) of every message chessbridge publishes or answers with:',
+    'game events, game snapshots, alerts, board and bridge states, request responses. With NAME',
+    '(event, game, alert, board_state, bridge_state, bridge_info, bridge_health, response), only',
+    'that document. docs/wire.md lists the fields; docs/schema/wire.schema.json is the same file.',
   ],
   simulate: [
     'usage: chessbridge simulate --boards N --games FILE.pgn [--speed X] [--bus K] [--faults RATE]',

@@ -79,17 +79,11 @@ export interface GameSnapshot {
 }
 
 /**
- * `games/<game>/events`: QoS 1 stream. `seq` is strictly increasing per game, so consumers
- * drop duplicates (`seq <= last seen`) and detect gaps. `at` is milliseconds since the Unix epoch;
- * the other fields depend on `type` (move, correction, clock, alert, claim, offer, end…).
+ * `games/<game>/events`: QoS 1 stream, one schema per event type (src/bridge/wire/schema.ts). `seq`
+ * is strictly increasing per game, so consumers drop duplicates (`seq <= last seen`) and detect gaps.
  */
-export interface EventMessage {
-  readonly game: string;
-  readonly seq: number;
-  readonly at: number;
-  readonly type: string;
-  readonly [field: string]: JsonValue;
-}
+export type { EventMessage } from '../wire/schema.js';
+import type { EventMessage } from '../wire/schema.js';
 
 /** `alerts`: arbiter alerts of every board, QoS 1, not retained. */
 export interface AlertMessage {

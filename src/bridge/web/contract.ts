@@ -11,6 +11,7 @@
  * Every optional piece of information is `null` rather than absent, so a snapshot is also a valid
  * `GameSnapshot` (topics.ts), whose index signature only admits JSON values.
  */
+import type { PgnTermination } from '../../engine/outcome.js';
 import type { AlertMessage, EventMessage, GameSnapshot } from '../mqtt/topics.js';
 
 export type WebColor = 'white' | 'black';
@@ -72,69 +73,31 @@ export type WebGameSnapshot = {
   readonly last_move: WebLastMove | null;
   readonly clocks: WebClocks | null;
   readonly result: WebResult;
-  /** Why the game ended, in words (`checkmate`, `time forfeit`, `resignation`…), once it has. */
-  readonly termination: string | null;
+  /** Why the game ended (`checkmate`, `flag`, `seventy_five_moves`…: the end event's `reason`), once it has. */
+  readonly reason: string | null;
+  /** The same in words for a display (`checkmate`, `time forfeit`, `seventy-five-move rule`). */
+  readonly reason_text: string | null;
+  /** The PGN Termination tag (`normal`, `time forfeit`, `rules infraction`…). */
+  readonly termination: PgnTermination | null;
   readonly status: WebGameStatus;
 };
 
 /** `move`: one ply played. Self-contained, so a page that missed events can still show it. */
-export type WebMoveEvent = {
-  readonly game: string;
-  readonly seq: number;
-  readonly at: number;
-  readonly type: 'move';
-  readonly ply: number;
-  readonly san: string;
-  readonly uci: string;
-  /** Position after the move. */
-  readonly fen: string;
-  /** Clocks right after the move (the opponent's now running), when the board has a clock. */
-  readonly clocks: WebClocks | null;
-};
+export type WebMoveEvent = Extract<EventMessage, { type: 'move' }>;
 
 /** `clock`: clocks started, stopped, adjusted, or a periodic reading. */
-export type WebClockEvent = {
-  readonly game: string;
-  readonly seq: number;
-  readonly at: number;
-  readonly type: 'clock';
-  readonly clocks: WebClocks;
-};
-
-/** `restore`: the arbiter restored the position after ply N; later plies are gone. */
-export type WebRestoreEvent = {
-  readonly game: string;
-  readonly seq: number;
-  readonly at: number;
-  readonly type: 'restore';
-  readonly ply: number;
-  readonly fen: string;
-  readonly last_move: WebLastMove | null;
-  readonly clocks: WebClocks | null;
-};
+export type WebClockEvent = Extract<EventMessage, { type: 'clock' }>;
 
 /** `end`: the game has a result. */
-export type WebEndEvent = {
-  readonly game: string;
-  readonly seq: number;
-  readonly at: number;
-  readonly type: 'end';
-  readonly result: WebResult;
-  readonly termination: string | null;
-};
+export type WebEndEvent = Extract<EventMessage, { type: 'end' }>;
 
 /**
- * The events the pages apply. Any other type (`correction`, `claim`, `offer`…) only advances
- * `seq`; the page then re-reads the retained snapshot, which the daemon re-publishes after every
- * event.
+ * The events the pages apply. Any other type (`correction` after a takeback or an arbiter's
+ * restore, `claim`, `offer`…) only advances `seq`; the page then re-reads the retained snapshot,
+ * which the daemon re-publishes after every event.
  */
-export type WebGameEvent = WebMoveEvent | WebClockEvent | WebRestoreEvent | WebEndEvent;
-export const WEB_EVENT_TYPES = [
-  'move',
-  'clock',
-  'restore',
-  'end',
-] as const satisfies readonly WebGameEvent['type'][];
+export type WebGameEvent = WebMoveEvent | WebClockEvent | WebEndEvent;
+export const WEB_EVENT_TYPES = ['move', 'clock', 'end'] as const satisfies readonly WebGameEvent['type'][];
 
 /** Alert codes the console words and colours; others are shown with their code. */
 export const WEB_ALERT_CODES = [
@@ -142,7 +105,7 @@ export const WEB_ALERT_CODES = [
   'touch_move',
   'board_missing',
   'clock_paused',
-  'board_differs',
+  'board_mismatch',
   'claim',
   'flag',
 ] as const;
@@ -197,4 +160,3 @@ export type { ResponseEnvelope } from '../mqtt/topics.js';
 
 /** Compile-time proof that the web shapes fit the MQTT layer's topic types. */
 export const asGameSnapshot = (snapshot: WebGameSnapshot): GameSnapshot => snapshot;
-export const asEventMessage = (event: WebGameEvent): EventMessage => event;

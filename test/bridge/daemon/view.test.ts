@@ -6,8 +6,8 @@ import {
   makeSnapshot,
   startView,
 } from '../../../src/bridge/daemon/gameView.js';
-import { makeAlertMessage, makeEventMessage, terminationWords } from '../../../src/bridge/daemon/wire.js';
-import { asEventMessage } from '../../../src/bridge/web/contract.js';
+import { makeAlertMessage, makeEventMessage, terminationWords } from '../../../src/bridge/wire/events.js';
+import { checkWire } from '../../../src/bridge/wire/schema.js';
 import type { GameEvent } from '../../../src/engine/events.js';
 import { Game } from '../../../src/engine/game.js';
 
@@ -48,16 +48,16 @@ describe('game events on the wire', () => {
       uci: 'e2e4',
       fen: game.moves[0]!.fen,
       clocks: { white_ms: 899_000, black_ms: 900_000, running: 'black', at: 1_700_000_000_005 },
+      elapsed_ms: null,
     });
-    // A web move event is a valid MQTT event message (compile-time check of the contract).
-    expect(
-      asEventMessage({ ...msg, type: 'move', ply: 1, san: 'e4', uci: 'e2e4', fen: '', clocks: null }),
-    ).toBeDefined();
+    expect(checkWire('event', msg)).toEqual([]);
   });
 
   it('words endings, and turns alerts and pending claims into console alerts with their evidence', () => {
     expect(terminationWords('flag')).toBe('time forfeit');
-    expect(terminationWords('insufficientMaterial')).toBe('insufficient material');
+    expect(terminationWords('seventyFiveMoves')).toBe('seventy-five-move rule');
+    // Words of the arbiter's own are no reason of the wire: the reason is `arbiter`, the words its detail.
+    expect(terminationWords('insufficient material')).toBe('arbiter decision');
     const end: GameEvent = {
       game: 'g',
       seq: 9,
@@ -68,13 +68,32 @@ describe('game events on the wire', () => {
       winner: 'white',
       article: { edition: 'E23', article: '5.1.1' },
     };
-    expect(makeEventMessage(end)).toMatchObject({
+    expect(makeEventMessage(end)).toEqual({
+      game: 'g',
+      seq: 9,
+      at: 1,
       type: 'end',
       result: '1-0',
-      termination: 'checkmate',
+      reason: 'checkmate',
+      reason_text: 'checkmate',
+      termination: 'normal',
       article: '5.1.1',
       edition: 'E23',
       winner: 'white',
+      detail: null,
+    });
+    const byArbiter = makeEventMessage({ ...end, reason: 'both players absent' });
+    expect(byArbiter).toMatchObject({
+      reason: 'arbiter',
+      termination: 'adjudication',
+      detail: 'both players absent',
+    });
+    expect(checkWire('event', byArbiter)).toEqual([]);
+    const forfeit = makeEventMessage({ ...end, reason: 'illegalMoves' });
+    expect(forfeit).toMatchObject({
+      reason: 'illegal_moves',
+      reason_text: 'illegal moves',
+      termination: 'rules infraction',
     });
     const illegal: GameEvent = {
       game: 'g',
@@ -135,7 +154,7 @@ describe('game events on the wire', () => {
       evidence: { fenBefore: 'startpos', orders },
     };
     expect(makeAlertMessage(undecided, { board: 'b-9', ply: 7 })).toMatchObject({
-      code: 'board_differs',
+      code: 'board_mismatch',
       evidence: { orders },
     });
     expect(makeEventMessage(undecided)).toMatchObject({ evidence: { fen_before: 'startpos', orders } });
@@ -201,15 +220,19 @@ describe('the game view', () => {
     const snap = makeSnapshot(view);
     expect(snap).toMatchObject({
       result: '0-1',
-      termination: 'resignation',
+      reason: 'resignation',
+      reason_text: 'resignation',
+      termination: 'normal',
       status: 'finished',
       clocks: { running: null },
     });
+    expect(checkWire('game', snap)).toEqual([]);
     const pgn = makeGamePgn(view);
+    expect(pgn).toContain('[Termination "normal"]');
     expect(pgn).toContain('[Round "1.3"]');
     expect(pgn).toContain('[White "Morphy, Paul"]');
     expect(pgn).toContain('1. e4 { [%clk 0:14:50] } 0-1');
-    expect(liveGameOf(view)).toMatchObject({ round: 1, board: 3, result: '0-1' });
+    expect(liveGameOf(view)).toMatchObject({ round: 1, board: 3, result: '0-1', termination: 'normal' });
     expect(liveGameOf(startView({ game: 'x', board: undefined }))).toBeUndefined();
   });
 });

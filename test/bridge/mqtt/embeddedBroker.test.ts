@@ -15,6 +15,7 @@ import { REQUEST_ACTIONS, type RequestHandlers } from '../../../src/bridge/mqtt/
 import { serveRequests$ } from '../../../src/bridge/mqtt/requests.js';
 import type { EventMessage, JsonObject, ResponseEnvelope } from '../../../src/bridge/mqtt/topics.js';
 import { startTcpProxy, waitFor, type TcpProxy } from '../../support/mosquitto.js';
+import { clockEvent } from '../../support/wire.js';
 
 const makeLog = () => {
   const lines: string[] = [];
@@ -133,11 +134,11 @@ describe('EmbeddedBroker', () => {
     await conn.start();
     const publisher = new EventPublisher({ connection: conn, log: makeLog().log });
     await publisher.start();
-    publisher.publishEvent({ game: 'g1', seq: 1, at: 5, type: 'move', san: 'e4' });
+    publisher.publishEvent(clockEvent('g1', 1, 5));
     await waitFor(() => seen.length === 1, 3000, 'the event over WebSocket');
     expect(seen[0]).toEqual({
       topic: 'chessbridge/games/g1/events',
-      body: { game: 'g1', seq: 1, at: 5, type: 'move', san: 'e4' },
+      body: clockEvent('g1', 1, 5),
     });
     await publisher.stop();
     await conn.stop();
@@ -205,8 +206,7 @@ describe('EmbeddedBroker', () => {
     const publisher = new EventPublisher({ connection: conn, log: makeLog().log });
     await publisher.start();
     const publish = (from: number, to: number) => {
-      for (let seq = from; seq <= to; seq++)
-        publisher.publishEvent({ game: 'g7', seq, at: seq, type: 'clock' });
+      for (let seq = from; seq <= to; seq++) publisher.publishEvent(clockEvent('g7', seq));
     };
     publish(1, 50);
     proxy.cutAll();

@@ -21,6 +21,7 @@ import { serveRequests$ } from '../../../src/bridge/mqtt/requests.js';
 import type { EventMessage, JsonObject, ResponseEnvelope } from '../../../src/bridge/mqtt/topics.js';
 import { freePort, startMosquitto, waitFor, type Mosquitto } from '../../support/mosquitto.js';
 import { PROJECT_ROOT } from '../../support/shared.js';
+import { clockEvent } from '../../support/wire.js';
 
 /** A logger that keeps lines, so tests can wait for "subscribed …". */
 const makeLog = () => {
@@ -45,13 +46,7 @@ const makeHandlers = (): RequestHandlers => {
   return handlers as RequestHandlers;
 };
 
-const event = (game: string, seq: number): EventMessage => ({
-  game,
-  seq,
-  at: 1_700_000_000_000 + seq,
-  type: 'move',
-  ply: seq,
-});
+const event = (game: string, seq: number): EventMessage => clockEvent(game, seq, 1_700_000_000_000 + seq);
 
 /** Subscribes a test client and records every message as parsed JSON (or text). */
 const collect = (client: MqttClient) => {
@@ -185,7 +180,8 @@ describe('MqttConnection against mosquitto', () => {
       setInterval(() => {
         if (seq >= Number(total)) return;
         seq += 1;
-        publisher.publishEvent({ game: 'g1', seq, at: 1700000000000 + seq, type: 'move', ply: seq });
+        const at = 1700000000000 + seq;
+        publisher.publishEvent({ game: 'g1', seq, at, type: 'clock', clocks: { white_ms: 1, black_ms: 1, running: null, at } });
       }, 4);
     `;
     const child = spawn(

@@ -6,6 +6,7 @@ import type { ConnectionListener, PublishOptions } from '../../../src/bridge/mqt
 import { silentLog } from '../../../src/bridge/mqtt/log.js';
 import { EventPublisher, type PublishPort } from '../../../src/bridge/mqtt/publisher.js';
 import { makeTopics, type EventMessage } from '../../../src/bridge/mqtt/topics.js';
+import { clockEvent } from '../../support/wire.js';
 
 interface Sent {
   readonly topic: string;
@@ -43,7 +44,7 @@ const scriptedPort = () => {
 
 const seqsOf = (sent: readonly Sent[]) =>
   sent.filter(s => s.topic.endsWith('/events')).map(s => (JSON.parse(s.payload) as EventMessage).seq);
-const event = (seq: number, game = 'g1'): EventMessage => ({ game, seq, at: seq, type: 'move' });
+const event = (seq: number, game = 'g1'): EventMessage => clockEvent(game, seq);
 const settle = () => new Promise(resolve => setImmediate(resolve));
 
 describe('EventPublisher', () => {

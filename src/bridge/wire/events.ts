@@ -1,23 +1,29 @@
 /**
- * Game events on the wire: the engine's camelCase `GameEvent`s become the snake_case messages of
- * docs/mqtt.md and docs/web.md — the event stream (`games/<game>/events`), and for alerts (and
- * claims waiting for the arbiter) an `alerts` message the console shows with its evidence.
+ * The one serializer of game events: the engine's camelCase `GameEvent`s become the messages of
+ * the wire (schema.ts): the event stream (`games/<game>/events`, the journal's `replay --json`),
+ * and for alerts (and claims waiting for the arbiter) an `alerts` message the console shows with
+ * its evidence. Every key and value is spelt here or in words.ts, nowhere else.
  *
- *   publisher.publishEvent(makeEventMessage(event, { clockAt }));
+ *   publisher.publishEvent(makeEventMessage(event));
  *   const alert = makeAlertMessage(event, { board: 'b-01', ply: 12 }); // undefined for a move
  *
  * Times: `at` is the board's monotonic time, which the daemon takes as milliseconds since the
  * Unix epoch (performance.timeOrigin + performance.now()), so it is written as it is.
  */
+import type { Static } from '@sinclair/typebox';
 import type { AlertCode, GameEvent, MoveEventBody } from '../../engine/events.js';
 import type { ArticleRef, Color } from '../../engine/types.js';
-import type { EventMessage, JsonObject } from '../mqtt/topics.js';
 import type { WebAlert, WebClocks, WebEvidence } from '../web/contract.js';
+import type { EventMessage, MovePly } from './schema.js';
+import { alertCode, endDetail, endReason, wireWord } from './words.js';
 
 const article = (ref: ArticleRef): { article: string; edition: string } => ({
   article: ref.article,
   edition: ref.edition,
 });
+
+/** Clock times on the wire are whole milliseconds (the engine's are measured, fractional). */
+export const wholeMs = (ms: number): number => Math.round(ms);
 
 /** The side to move in a FEN (the running clock right after a move). */
 export const turnOf = (fen: string): Color => (fen.split(' ')[1] === 'b' ? 'black' : 'white');
@@ -25,46 +31,31 @@ export const turnOf = (fen: string): Color => (fen.split(' ')[1] === 'b' ? 'blac
 const moveClocks = (m: MoveEventBody, at: number): WebClocks | null =>
   m.clocks === undefined
     ? null
-    : { white_ms: m.clocks.whiteMs, black_ms: m.clocks.blackMs, running: turnOf(m.fen), at };
+    : {
+        white_ms: wholeMs(m.clocks.whiteMs),
+        black_ms: wholeMs(m.clocks.blackMs),
+        running: turnOf(m.fen),
+        at,
+      };
 
-const moveWire = (m: MoveEventBody, at: number): JsonObject => ({
+const moveWire = (m: MoveEventBody, at: number): Static<typeof MovePly> => ({
   ply: m.ply,
   san: m.san,
   uci: m.uci,
   fen: m.fen,
   clocks: moveClocks(m, at),
-  ...(m.elapsedMs === undefined ? {} : { elapsed_ms: m.elapsedMs }),
+  elapsed_ms: m.elapsedMs === undefined ? null : wholeMs(m.elapsedMs),
 });
 
-/** Outcome kinds in the words a display shows. */
-const TERMINATION_WORDS: Readonly<Record<string, string>> = {
-  checkmate: 'checkmate',
-  resignation: 'resignation',
-  flag: 'time forfeit',
-  illegalMoves: 'illegal moves',
-  defaultTime: 'default time',
-  forfeit: 'forfeit',
-  stalemate: 'stalemate',
-  deadPosition: 'dead position',
-  threefold: 'threefold repetition',
-  fiftyMoves: 'fifty-move rule',
-  fivefold: 'fivefold repetition',
-  seventyFiveMoves: 'seventy-five-move rule',
-  agreement: 'agreement',
-  flagVsCannotMate: 'time forfeit, opponent cannot mate',
-  bothFlags: 'both flags fell',
-  bothLose: 'both players lose',
-};
+/** The reason of an `end` event in words (a display's). */
+export const terminationWords = (reason: string): string => endReason(reason).text;
 
-/** The reason of an `end` event in words. */
-export const terminationWords = (reason: string): string =>
-  TERMINATION_WORDS[reason] ?? reason.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+/** Alert codes of the engine as the wire's codes. */
+export const wireAlertCode = (code: AlertCode | 'claim'): string => alertCode(code);
 
-/** Alert codes of the engine (hyphenated) as the console's codes. */
-export const wireAlertCode = (code: AlertCode | 'claim'): string =>
-  code === 'board-mismatch' ? 'board_differs' : code.replace(/-/g, '_');
+type WireEvidence = Extract<EventMessage, { type: 'alert' }>['evidence'];
 
-const evidenceWire = (e: Extract<GameEvent, { type: 'alert' }>['evidence']): JsonObject | null => {
+const evidenceWire = (e: Extract<GameEvent, { type: 'alert' }>['evidence']): WireEvidence => {
   if (e === undefined) return null;
   return {
     ...(e.fenBefore === undefined ? {} : { fen_before: e.fenBefore }),
@@ -89,13 +80,18 @@ export const makeEventMessage = (e: GameEvent): EventMessage => {
         type: 'correction',
         from_ply: e.fromPly,
         moves: e.moves.map(m => moveWire(m, e.at)),
-        reason: e.reason,
+        reason: wireWord(e.reason),
       };
     case 'clock':
       return {
         ...head,
         type: 'clock',
-        clocks: { white_ms: e.whiteMs, black_ms: e.blackMs, running: e.running ?? null, at: e.at },
+        clocks: {
+          white_ms: wholeMs(e.whiteMs),
+          black_ms: wholeMs(e.blackMs),
+          running: e.running ?? null,
+          at: e.at,
+        },
       };
     case 'alert':
       return {
@@ -136,7 +132,7 @@ export const makeEventMessage = (e: GameEvent): EventMessage => {
         ...head,
         type: 'claim',
         by: e.by,
-        claim: e.claim,
+        claim: wireWord(e.claim),
         status: e.status,
         ...article(e.article),
         detail: e.detail ?? null,
@@ -147,18 +143,23 @@ export const makeEventMessage = (e: GameEvent): EventMessage => {
         type: 'offer',
         by: e.by,
         status: e.status,
-        ...(e.article === undefined ? {} : article(e.article)),
+        article: e.article?.article ?? null,
+        edition: e.article?.edition ?? null,
       };
-    case 'end':
+    case 'end': {
+      const { reason, text, termination } = endReason(e.reason);
       return {
         ...head,
         type: 'end',
         result: e.result,
-        reason: e.reason,
-        termination: terminationWords(e.reason),
+        reason,
+        reason_text: text,
+        termination,
         winner: e.winner ?? null,
         ...article(e.article),
+        detail: endDetail(e.reason) ?? null,
       };
+    }
   }
 };
 

@@ -1,0 +1,27 @@
+/**
+ * Messages of the wire for tests, valid by the schema (src/bridge/wire/schema.ts), and a check
+ * that names the field when one is not.
+ *
+ *   publisher.publishEvent(clockEvent('g1', 3));
+ *   assertWire('event', JSON.parse(payload), 'chessbridge/games/g1/events');
+ */
+import { type WireName, checkWire } from '../../src/bridge/wire/schema.js';
+import type { EventMessage } from '../../src/bridge/wire/schema.js';
+
+/** A clock reading event: the smallest valid game event, for tests of the transport. */
+export const clockEvent = (game: string, seq: number, at = seq): EventMessage => ({
+  game,
+  seq,
+  at,
+  type: 'clock',
+  clocks: { white_ms: 60_000, black_ms: 60_000, running: null, at },
+});
+
+/** Throws an error naming every field of `value` the schema `name` refuses. */
+export const assertWire = (name: WireName, value: unknown, where: string): void => {
+  const problems = checkWire(name, value);
+  if (problems.length > 0)
+    throw new Error(
+      `${where}: not a valid ${name} message: ${problems.join('; ')} in ${JSON.stringify(value)}`,
+    );
+};
