@@ -133,7 +133,7 @@ const main = async (): Promise<void> => {
       const ply = sub.moves(game).length;
       const want = played.find(g => g.game === game);
       const reason = (e as { reason?: string }).reason ?? '';
-      return reason.startsWith('illegalMoves') || (want !== undefined && ply < want.sans.length);
+      return reason.startsWith('illegal_moves') || (want !== undefined && ply < want.sans.length);
     });
     const penalties = all.filter(({ e }) => e.code === 'illegal_move' || e.code === 'press_without_move');
     const mismatches = all.filter(({ e }) => e.code === 'board_mismatch');
