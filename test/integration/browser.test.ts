@@ -40,6 +40,7 @@ import {
   type Venue,
   type VenueBoard,
 } from './support.js';
+import { assertWire } from '../support/wire.js';
 
 const SPEED = 8;
 const BASE = 'accept7';
@@ -227,7 +228,9 @@ describe.skipIf(!CHROMIUM_PATH)('acceptance 1 through the daemon: display and ar
     expect(stream.status).toBe(200);
     expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
     events.abort();
-    expect((await fetch(`${http}/healthz`)).status).toBe(200);
+    const health = await fetch(`${http}/healthz`);
+    expect(health.status).toBe(200);
+    assertWire('healthz', await health.json(), '/healthz');
     expect((await fetch(`${http}/round-1/games.pgn`)).status).toBe(200);
     // Path traversal through the page prefix is still refused (sent raw: fetch would resolve the dots).
     expect(await rawStatus(http, '/ui/%2e%2e/package.json')).toBe(400);
@@ -362,6 +365,7 @@ describe.skipIf(!CHROMIUM_PATH)('acceptance 1 through the daemon: display and ar
       plies: number;
     };
     expect(api).toMatchObject({ fen: before.fen, plies: BEFORE_ILLEGAL });
+    assertWire('api_game', api, '/api/rounds/1/games/1');
     await screenshot(arbiter, 'daemon-console-restored');
 
     // The bishop goes back to f1, and the arbiter sets the clock as the daemon decided at the

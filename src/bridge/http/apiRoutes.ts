@@ -62,7 +62,7 @@ export const apiReply = (path: string, query: URLSearchParams, ctx: RouteContext
     return reply(path, key, lm, () => ({
       round,
       date: entry.settings.date?.replace(/\./g, '-') ?? null,
-      delayMs: entry.settings.delayMs ?? 0,
+      delay_ms: entry.settings.delayMs ?? 0,
       games: views.map(v => makeApiGame(state, v)),
     }));
   }

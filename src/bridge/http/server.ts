@@ -287,7 +287,11 @@ export class HttpServer {
 
   private healthReply(now: number): HttpReply {
     const report = this.opts.health?.() ?? { ok: true };
-    const uptimeS = Math.round((now - this.components().metrics.snapshot().startedAt) / 1000);
-    return jsonReply(report.ok ? 200 : 503, { status: report.ok ? 'ok' : 'fail', uptimeS, ...report });
+    const uptime = Math.round((now - this.components().metrics.snapshot().startedAt) / 1000);
+    return jsonReply(report.ok ? 200 : 503, {
+      status: report.ok ? 'ok' : 'fail',
+      uptime_s: uptime,
+      ...report,
+    });
   }
 }

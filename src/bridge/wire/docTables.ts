@@ -64,7 +64,8 @@ export const makeWireDocTables = (): string => {
         const type = member.properties?.type?.const;
         out.push(`#### ${name}: ${String(type)}`, '', member.description ?? '', '', ...table(member), '');
       }
-    } else out.push(...table(s), '');
+    } else if (s.type === 'array' && s.items) out.push('An array of:', '', ...table(s.items), '');
+    else out.push(...table(s), '');
   }
   out.push(WIRE_DOC_END);
   return out.join('\n');

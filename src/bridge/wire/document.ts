@@ -18,6 +18,12 @@ export const WIRE_CARRIERS: { readonly [N in WireName]: string } = {
   bridge_info: 'MQTT <base>/bridge/info (retained)',
   bridge_health: 'MQTT <base>/bridge/health (periodic)',
   response: 'MQTT <base>/bridge/response/<action>; the answer of an HTTP request (/api/arbiter/<action>)',
+  api_tournament: 'HTTP GET /api/tournament',
+  api_rounds: 'HTTP GET /api/rounds',
+  api_round: 'HTTP GET /api/rounds/N',
+  api_game: 'HTTP GET /api/rounds/N/games/K',
+  api_moves: 'HTTP GET /api/rounds/N/games/K/moves?from=P',
+  healthz: 'HTTP GET /healthz',
 };
 
 /** A TypeBox schema as plain JSON Schema (TypeBox keeps its own marks in symbols, which JSON drops). */

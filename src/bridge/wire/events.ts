@@ -15,15 +15,14 @@ import type { AlertCode, GameEvent, MoveEventBody } from '../../engine/events.js
 import type { ArticleRef, Color } from '../../engine/types.js';
 import type { WebAlert, WebClocks, WebEvidence } from '../web/contract.js';
 import type { EventMessage, MovePly } from './schema.js';
-import { alertCode, endDetail, endReason, wireWord } from './words.js';
+import { alertCode, endDetail, endReason, wholeMs, wireWord } from './words.js';
+
+export { wholeMs } from './words.js';
 
 const article = (ref: ArticleRef): { article: string; edition: string } => ({
   article: ref.article,
   edition: ref.edition,
 });
-
-/** Clock times on the wire are whole milliseconds (the engine's are measured, fractional). */
-export const wholeMs = (ms: number): number => Math.round(ms);
 
 /** The side to move in a FEN (the running clock right after a move). */
 export const turnOf = (fen: string): Color => (fen.split(' ')[1] === 'b' ? 'black' : 'white');

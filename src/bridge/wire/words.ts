@@ -12,6 +12,9 @@
 import { ALERT_CODES, type AlertCode } from '../../engine/events.js';
 import { type OutcomeKind, type PgnTermination, pgnTerminationOf } from '../../engine/outcome.js';
 
+/** Clock times on the wire are whole milliseconds (the engine's are measured, fractional). */
+export const wholeMs = (ms: number): number => Math.round(ms);
+
 /** An engine name (camelCase or kebab-case) in the wire's spelling. */
 export const wireWord = (name: string): string =>
   name

@@ -17,6 +17,7 @@ import { type HealthReport, HttpServer, splitTarget } from '../../../src/bridge/
 import { BridgeMetrics } from '../../../src/bridge/http/metrics.js';
 import { extractGames } from '../../support/pgnExtract.js';
 import { sharedPath } from '../../support/shared.js';
+import { checkWire } from '../../../src/bridge/wire/schema.js';
 
 const T0 = Date.UTC(2024, 11, 26, 15, 0, 0);
 
@@ -221,7 +222,7 @@ describe('live PGN over HTTP', () => {
 describe('JSON API', () => {
   it("lists rounds, a round's games and a game with its moves, with ETags", async () => {
     expect(await (await get('/api/rounds')).json()).toEqual([
-      { round: 1, date: '2024-12-26', delayMs: 0, games: 20, live: 20 },
+      { round: 1, date: '2024-12-26', delay_ms: 0, games: 20, live: 20 },
     ]);
     const round = (await (await get('/api/rounds/1')).json()) as {
       games: { board: number; plies: number; white: { name: string } }[];
@@ -230,7 +231,7 @@ describe('JSON API', () => {
     expect(round.games[0]!.white.name).toBe(GAMES[0]!.headers.get('White'));
     const res = await get('/api/rounds/1/games/5');
     const game = (await res.json()) as Record<string, unknown> & {
-      moves: { ply: number; san: string; clockMs: number }[];
+      moves: { ply: number; san: string; clock_ms: number }[];
     };
     const record = GAMES[4]!.game;
     expect(game).toMatchObject({
@@ -239,17 +240,25 @@ describe('JSON API', () => {
       result: '*',
       plies: 30,
       fen: record.fenAt(30),
-      lastMove: { ply: 30, san: record.moves[29]!.san },
-      timeControl: '900+10',
+      last_move: { ply: 30, san: record.moves[29]!.san },
+      time_control: '900+10',
       delayed: false,
     });
-    expect(game.clocks).toEqual({ white: record.moves[28]!.clockMs, black: record.moves[29]!.clockMs });
+    expect(game.clocks).toEqual({
+      white_ms: Math.round(record.moves[28]!.clockMs!),
+      black_ms: Math.round(record.moves[29]!.clockMs!),
+    });
+    expect(checkWire('api_game', game)).toEqual([]);
+    expect(checkWire('api_rounds', await (await get('/api/rounds')).json())).toEqual([]);
+    expect(checkWire('api_round', await (await get('/api/rounds/1')).json())).toEqual([]);
+    expect(checkWire('api_tournament', await (await get('/api/tournament')).json())).toEqual([]);
     expect(game.moves).toHaveLength(30);
     expect((await get('/api/rounds/1/games/5', { 'if-none-match': res.headers.get('etag')! })).status).toBe(
       304,
     );
     const tail = (await (await get('/api/rounds/1/games/5/moves?from=29')).json()) as { ply: number }[];
     expect(tail.map(m => m.ply)).toEqual([29, 30]);
+    expect(checkWire('api_moves', tail)).toEqual([]);
   });
 
   it('answers unknown rounds and games with 404 and a bad query with 400, as JSON', async () => {
@@ -266,7 +275,9 @@ describe('health and metrics', () => {
   it("reports health as 200 or 503 with the check's details", async () => {
     const ok = await get('/healthz');
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toMatchObject({ status: 'ok', ok: true });
+    const body = await ok.json();
+    expect(body).toMatchObject({ status: 'ok', ok: true });
+    expect(checkWire('healthz', body)).toEqual([]);
     health = { ok: false, boards: 'none connected' };
     const bad = await get('/healthz');
     expect(bad.status).toBe(503);
