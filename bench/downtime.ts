@@ -136,7 +136,15 @@ const main = async (): Promise<void> => {
       return reason.startsWith('illegal_moves') || (want !== undefined && ply < want.sans.length);
     });
     const penalties = all.filter(({ e }) => e.code === 'illegal_move' || e.code === 'press_without_move');
-    const mismatches = all.filter(({ e }) => e.code === 'board_mismatch');
+    const mismatches = all.filter(({ e }) => e.type === 'alert' && e.code === 'board_mismatch');
+    // A withdrawal names the alert's seq: the board showed the game again.
+    const withdrawn = all.filter(({ e }) => e.type === 'alert_withdrawn' && e.code === 'board_mismatch');
+    for (const { game, e } of mismatches) {
+      const gone = withdrawn.some(w => w.game === game && (w.e as { alert?: number }).alert === e.seq);
+      console.log(
+        `  ${game} #${e.seq} board_mismatch${gone ? ' (withdrawn)' : ''}: ${(e as { detail?: string }).detail ?? ''}`,
+      );
+    }
     const outcomes: KillOutcome[] = kills.map(kill => {
       const down = plies.filter(p => p.at >= kill.killedAt && p.at <= kill.restartedAt);
       const missing = down.filter(p => sub.moves(p.game)[p.ply - 1] !== p.san);
@@ -178,7 +186,7 @@ const main = async (): Promise<void> => {
     }
     log('');
     log(
-      `Whole run: ${plies.length} plies played, ${lost.length} not published as played, ${missingSeqs} seq gaps; games ended by the daemon: ${endedByDaemon.length}; illegal-move counts or penalties: ${penalties.length}; board_mismatch alerts: ${mismatches.length}; ends: ${ends.map(({ game, e }) => `${game} ${(e as { result?: string }).result ?? ''}`).join(', ') || 'none'}.`,
+      `Whole run: ${plies.length} plies played, ${lost.length} not published as played, ${missingSeqs} seq gaps; games ended by the daemon: ${endedByDaemon.length}; illegal-move counts or penalties: ${penalties.length}; board_mismatch alerts: ${mismatches.length} (${withdrawn.length} withdrawn); ends: ${ends.map(({ game, e }) => `${game} ${(e as { result?: string }).result ?? ''}`).join(', ') || 'none'}.`,
     );
     for (const p of lost.slice(0, 10)) log(`- lost: ${p.game} ply ${p.ply} ${p.san}`);
     const met =

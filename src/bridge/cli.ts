@@ -12,7 +12,7 @@
  */
 import { type EditionProfile, getProfile } from '../engine/editions.js';
 import { isEdition, isGameType, type Edition, type GameType, type Supervision } from '../engine/types.js';
-import { formatReplayText, replayPgn } from './replay.js';
+import { formatReplayText, makeReplayLine, replayPgn } from './replay.js';
 import { CAPTURE_DRIVERS, type CaptureReplayRequest, isCaptureDriver } from './replayCapture.js';
 import { COMMAND_USAGE, USAGE } from './daemon/usage.js';
 import { makeWireSchemaDocument } from './wire/document.js';
@@ -163,7 +163,8 @@ const replayPgnFile = async (
     return 1;
   }
   const events = [...replayPgn(io.decode(bytes), profile)];
-  if (json) for (const ev of events) io.out(JSON.stringify(ev));
+  const source = path.split('/').pop() ?? path;
+  if (json) for (const ev of events) io.out(JSON.stringify(makeReplayLine(ev, source)));
   else for (const line of formatReplayText(events)) io.out(line);
   const errors = events.filter(e => e.type === 'error').length;
   if (errors > 0) io.err(`chessbridge: ${path}: ${errors} game(s) rejected`);

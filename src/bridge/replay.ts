@@ -1,21 +1,24 @@
 /**
  * Replay of recorded games through the rules core: turns each game of a PGN text into the events
  * the supervisor would have published (moves, claims that became possible, the automatic end of the
- * game), with a per-game `seq`, as JSON objects or readable text.
+ * game), with a per-game `seq`, as lines of the wire (docs/wire.md: the game events in the shape
+ * of every other replay and of MQTT, between a `replay_game` and a `replay_summary` line) or as
+ * readable text.
  *
- *   for (const ev of replayPgn(text, profile)) console.log(JSON.stringify(ev));
+ *   for (const ev of replayPgn(text, profile)) console.log(JSON.stringify(makeReplayLine(ev, 'opera.pgn')));
  *   formatReplayText(replayPgn(text, profile)); // lines for a person
  */
 import type { EditionProfile } from '../engine/editions.js';
-import { type Outcome, makeResultToken } from '../engine/outcome.js';
+import type { GameEvent } from '../engine/events.js';
+import { type Outcome, type PgnResult, makeResultToken } from '../engine/outcome.js';
+import type { ArticleRef, Color } from '../engine/types.js';
 import { readPgn } from '../engine/pgnRead.js';
 import { evaluateGame } from '../engine/status.js';
+import { makeEventMessage } from './wire/events.js';
+import type { ReplayLine } from './wire/schema.js';
+import { wireWord } from './wire/words.js';
 
-/** Article reference as written in events: edition and article number. */
-interface WireArticle {
-  readonly edition: string;
-  readonly article: string;
-}
+type WireArticle = ArticleRef;
 
 export type ReplayEvent =
   | {
@@ -37,6 +40,8 @@ export type ReplayEvent =
       readonly uci: string;
       readonly fen: string;
       readonly clockMs?: number;
+      /** Both clocks after the move, once the record has given a reading of each (%clk). */
+      readonly clocks?: { readonly whiteMs: number; readonly blackMs: number };
       /** The game had already ended before this move (the record goes on). */
       readonly afterEnd?: true;
     }
@@ -46,7 +51,7 @@ export type ReplayEvent =
       readonly seq: number;
       readonly ply: number;
       readonly claim: 'threefold' | 'fiftyMoves';
-      readonly by: string;
+      readonly by: Color;
       readonly detail: string;
       readonly article: WireArticle;
     }
@@ -55,9 +60,9 @@ export type ReplayEvent =
       readonly game: number;
       readonly seq: number;
       readonly ply: number;
-      readonly result: string;
+      readonly result: PgnResult;
       readonly reason: Outcome['kind'];
-      readonly winner?: string;
+      readonly winner?: Color;
       readonly article: WireArticle;
     }
   | {
@@ -68,6 +73,8 @@ export type ReplayEvent =
       /** Result decided by the rules, or '*' when the game did not end on the board. */
       readonly result: string;
       readonly recordedResult: string;
+      /** The ply the rules ended the game at, when they did. */
+      readonly endedAt?: number;
     }
   | {
       readonly type: 'error';
@@ -85,11 +92,12 @@ export function* replayPgn(text: string, profile: EditionProfile): Generator<Rep
       continue;
     }
     const { index, headers, game, result } = r.value;
+    // Only the game's events count in seq (the header and the summary are no events).
     let seq = 0;
     yield {
       type: 'game',
       game: index,
-      seq: ++seq,
+      seq: 0,
       white: headers.get('White') ?? '?',
       black: headers.get('Black') ?? '?',
       event: headers.get('Event') ?? '?',
@@ -99,9 +107,16 @@ export function* replayPgn(text: string, profile: EditionProfile): Generator<Rep
     const statuses = evaluateGame(game, profile);
     const seenClaims = new Set<string>();
     let decided: Outcome | undefined;
+    let endedAt: number | undefined;
+    const last: { white?: number; black?: number } = {};
     for (const status of statuses) {
       const rec = status.ply > 0 ? game.moves[status.ply - 1] : undefined;
       if (rec) {
+        if (rec.clockMs !== undefined) last[rec.fen.split(' ')[1] === 'b' ? 'white' : 'black'] = rec.clockMs;
+        const clocks =
+          last.white === undefined || last.black === undefined
+            ? undefined
+            : { whiteMs: last.white, blackMs: last.black };
         yield {
           type: 'move',
           game: index,
@@ -111,6 +126,7 @@ export function* replayPgn(text: string, profile: EditionProfile): Generator<Rep
           uci: rec.uci,
           fen: rec.fen,
           ...(rec.clockMs !== undefined ? { clockMs: rec.clockMs } : {}),
+          ...(clocks ? { clocks } : {}),
           ...(status.afterEnd ? { afterEnd: true as const } : {}),
         };
       }
@@ -136,6 +152,7 @@ export function* replayPgn(text: string, profile: EditionProfile): Generator<Rep
       }
       if (status.end) {
         decided = status.end;
+        endedAt = status.ply;
         yield {
           type: 'end',
           game: index,
@@ -151,13 +168,77 @@ export function* replayPgn(text: string, profile: EditionProfile): Generator<Rep
     yield {
       type: 'summary',
       game: index,
-      seq: ++seq,
+      seq,
       plies: game.length,
       result: makeResultToken(decided),
       recordedResult: result,
+      ...(endedAt === undefined ? {} : { endedAt }),
     };
   }
 }
+
+/**
+ * A replayed event as a line of the wire. Game events are the event messages of MQTT (through the
+ * one serializer), named `<source>#<game number>`; `at` is 0 (a PGN has no times) and only the
+ * events count in `seq`. The game's header and summary are `replay_game` and `replay_summary`.
+ */
+export const makeReplayLine = (ev: ReplayEvent, source: string): ReplayLine => {
+  const game = `${source}#${ev.game}`;
+  const env = { game, seq: ev.seq, at: 0 };
+  const event = (e: GameEvent): ReplayLine => makeEventMessage(e);
+  switch (ev.type) {
+    case 'game':
+      return {
+        type: 'replay_game',
+        game,
+        white: ev.white,
+        black: ev.black,
+        event: ev.event,
+        fen: ev.fen,
+        recorded_result: ev.recordedResult,
+      };
+    case 'move':
+      return event({
+        ...env,
+        type: 'move',
+        ply: ev.ply,
+        san: ev.san,
+        uci: ev.uci,
+        fen: ev.fen,
+        ...(ev.clocks ? { clocks: ev.clocks } : {}),
+      });
+    case 'claimable':
+      return event({
+        ...env,
+        type: 'claim',
+        by: ev.by,
+        claim: ev.claim,
+        status: 'available',
+        article: ev.article,
+        detail: ev.detail,
+      });
+    case 'end':
+      return event({
+        ...env,
+        type: 'end',
+        result: ev.result,
+        reason: ev.reason,
+        ...(ev.winner ? { winner: ev.winner } : {}),
+        article: ev.article,
+      });
+    case 'summary':
+      return {
+        type: 'replay_summary',
+        game,
+        plies: ev.plies,
+        result: ev.result,
+        recorded_result: ev.recordedResult,
+        ended_at_ply: ev.endedAt ?? null,
+      };
+    case 'error':
+      return { type: 'replay_error', game, kind: wireWord(ev.kind), message: ev.message };
+  }
+};
 
 const REASON_TEXT: Record<Outcome['kind'], string> = {
   checkmate: 'checkmate',

@@ -1,19 +1,20 @@
 /**
  * `chessbridge replay FILE|DIR... --json` for board scripts: reads each script (a folder gives
  * every `.cbs` file below it, in name order), runs it through the supervisor under each edition it
- * names, and prints one line per game event naming its file: JSON (type, seq, ply, san, uci, fen,
- * code, article, detail, ...) or a readable digest. A script that cannot be read is reported with
+ * names, and prints one line per game event: JSON (the event messages of the wire, docs/wire.md, the
+ * game named after the file) or a readable digest naming file and edition. A script that cannot be read is reported with
  * its file and line; events that differ from the script's expected lines are reported too. File
  * access is injected so tests need no disk.
  *
  *   const code = await replayScripts(['test/scenarios'], { json: true }, nodeScriptIo, console.log, console.error);
- *   // {"file":"test/scenarios/s01.cbs","edition":"E23","type":"move","seq":2,"at":200,"ply":1,"san":"e4",...}
+ *   // {"game":"test/scenarios/s01.cbs","seq":2,"at":200,"type":"move","ply":1,"san":"e4",...}
  */
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GameEvent } from '../engine/events.js';
 import { makeDigest, parseScript, runScript } from '../engine/script/index.js';
-import type { Edition } from '../engine/types.js';
+import { makeEventMessage } from './wire/events.js';
+import type { EventMessage } from './wire/schema.js';
 
 /** File access for the runner. */
 export interface ScriptIo {
@@ -47,75 +48,11 @@ export const collectScripts = async (paths: readonly string[], io: ScriptIo): Pr
   return out;
 };
 
-/** A game event as a flat JSON-ready object naming its file and edition. */
-export const makeEventLine = (file: string, edition: Edition, e: GameEvent): Record<string, unknown> => {
-  const base: Record<string, unknown> = { file, edition, type: e.type, seq: e.seq, at: e.at };
-  switch (e.type) {
-    case 'move':
-      return {
-        ...base,
-        ply: e.ply,
-        san: e.san,
-        uci: e.uci,
-        fen: e.fen,
-        ...(e.clocks ? { clocks: e.clocks } : {}),
-      };
-    case 'correction':
-      return {
-        ...base,
-        fromPly: e.fromPly,
-        reason: e.reason,
-        moves: e.moves.map(m => ({ ply: m.ply, san: m.san, uci: m.uci, fen: m.fen })),
-      };
-    case 'clock':
-      return { ...base, whiteMs: e.whiteMs, blackMs: e.blackMs, running: e.running ?? null };
-    case 'alert':
-      return {
-        ...base,
-        code: e.code,
-        article: e.article.article,
-        ...(e.color ? { color: e.color } : {}),
-        detail: e.detail,
-        ...(e.evidence?.squares ? { squares: e.evidence.squares } : {}),
-        ...(e.evidence?.move ? { move: e.evidence.move } : {}),
-        ...(e.grade ? { grade: e.grade } : {}),
-        ...(e.ply !== undefined ? { ply: e.ply } : {}),
-        ...(e.claimed ? { claimed: true } : {}),
-      };
-    case 'alert-withdrawn':
-      return { ...base, alert: e.alert, code: e.code, reason: e.reason };
-    case 'finding':
-      return {
-        ...base,
-        ply: e.ply,
-        code: e.code,
-        article: e.article.article,
-        color: e.color,
-        grade: e.grade,
-        breach: e.breach,
-        detail: e.detail,
-      };
-    case 'claim':
-      return {
-        ...base,
-        by: e.by,
-        claim: e.claim,
-        status: e.status,
-        article: e.article.article,
-        ...(e.detail ? { detail: e.detail } : {}),
-      };
-    case 'offer':
-      return { ...base, by: e.by, status: e.status, ...(e.article ? { article: e.article.article } : {}) };
-    case 'end':
-      return {
-        ...base,
-        result: e.result,
-        reason: e.reason,
-        article: e.article.article,
-        ...(e.winner ? { winner: e.winner } : {}),
-      };
-  }
-};
+/**
+ * A game event of a script's run as a line of the wire: the event message of MQTT (docs/wire.md),
+ * its game named after the script, and after the edition too when the script runs under several.
+ */
+export const makeEventLine = (game: string, e: GameEvent): EventMessage => makeEventMessage({ ...e, game });
 
 /**
  * Replays the scripts, writing event lines to `out` and problems to `err`. Returns the exit code:
@@ -160,10 +97,11 @@ export const replayScripts = async (
       continue;
     }
     for (const run of runs) {
+      const game = runs.length > 1 ? `${file}@${run.edition}` : file;
       for (const e of run.events) {
         out(
           options.json
-            ? JSON.stringify(makeEventLine(file, run.edition, e))
+            ? JSON.stringify(makeEventLine(game, e))
             : `${file} [${run.edition}] #${e.seq} @${e.at} ${makeDigest(e)}`,
         );
       }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { type CliIo, type DemoRequest, runCli, type SimulateRequest } from '../../src/bridge/cli.js';
 import { decodePgnBytes } from '../../src/engine/pgnRead.js';
 import { EXAMPLES } from '../../src/main.js';
+import { checkWire } from '../../src/bridge/wire/schema.js';
 
 const run = async (argv: string[], files: Record<string, string> = {}, services: Partial<CliIo> = {}) => {
   const out: string[] = [];
@@ -28,28 +29,46 @@ describe('chessbridge replay', () => {
   it('prints every move and the checkmate with its article (Opera game, E23)', async () => {
     const { code, out } = await run(['replay', EXAMPLES[0]!, '--json']);
     expect(code).toBe(0);
-    const events = json(out);
+    const lines = json(out);
+    // Every line a document of the wire: the game's events between its header and its summary.
+    for (const line of lines) expect(checkWire('replay_line', line)).toEqual([]);
+    expect(lines[0]).toMatchObject({ type: 'replay_game', game: 'opera-game.pgn#1' });
+    const events = lines.slice(1, -1);
     expect(events.filter(e => e.type === 'move')).toHaveLength(33);
     expect(events.map(e => e.seq)).toEqual(events.map((_, i) => i + 1));
     expect(events.find(e => e.type === 'end')).toMatchObject({
-      ply: 33,
+      game: 'opera-game.pgn#1',
       result: '1-0',
       reason: 'checkmate',
+      termination: 'normal',
       winner: 'white',
-      article: { edition: 'E23', article: '5.1.1' },
+      article: '5.1.1',
+      edition: 'E23',
     });
-    expect(events.at(-1)).toMatchObject({ type: 'summary', result: '1-0', recordedResult: '1-0' });
+    expect(lines.at(-1)).toMatchObject({
+      type: 'replay_summary',
+      result: '1-0',
+      recorded_result: '1-0',
+      ended_at_ply: 33,
+    });
   });
 
   it('decides repetition per edition: fivefold ends the game under E23, not under E09', async () => {
     const e23 = json((await run(['replay', EXAMPLES[1]!, '--json'])).out);
-    expect(e23.find(e => e.type === 'claimable')).toMatchObject({ ply: 8, claim: 'threefold', by: 'white' });
-    expect(e23.find(e => e.type === 'end')).toMatchObject({ ply: 16, reason: 'fivefold', result: '1/2-1/2' });
+    expect(e23.find(e => e.type === 'claim')).toMatchObject({
+      status: 'available',
+      claim: 'threefold',
+      by: 'white',
+    });
+    expect(e23.find(e => e.type === 'end')).toMatchObject({ reason: 'fivefold', result: '1/2-1/2' });
+    expect(e23.at(-1)).toMatchObject({ type: 'replay_summary', ended_at_ply: 16 });
     const e09 = json((await run(['replay', EXAMPLES[1]!, '--json', '--edition', 'E09'])).out);
     expect(e09.find(e => e.type === 'end')).toBeUndefined();
     // From ply 8 on, every position is on its third (or later) appearance: each ply gives the
     // player to move a new claim, alternating sides.
-    const claims = e09.filter(e => e.type === 'claimable');
+    // Each claim comes right after the move that made it possible.
+    const plyBefore = (i: number): unknown => e09.slice(0, i).findLast(e => e.type === 'move')?.ply;
+    const claims = e09.flatMap((e, i) => (e.type === 'claim' ? [{ by: e.by, ply: plyBefore(i) }] : []));
     expect(claims.map(e => e.ply)).toEqual([8, 9, 10, 11, 12, 13, 14, 15, 16]);
     expect(claims.map(e => e.by)).toEqual([
       'white',
@@ -62,17 +81,24 @@ describe('chessbridge replay', () => {
       'black',
       'white',
     ]);
-    expect(e09.at(-1)).toMatchObject({ type: 'summary', result: '*', recordedResult: '1/2-1/2' });
+    expect(e09.at(-1)).toMatchObject({
+      type: 'replay_summary',
+      result: '*',
+      recorded_result: '1/2-1/2',
+      ended_at_ply: null,
+    });
   });
 
   it('ends the game on a dead position and marks later moves as after the end', async () => {
     const events = json((await run(['replay', EXAMPLES[2]!, '--json'])).out);
     expect(events.find(e => e.type === 'end')).toMatchObject({
-      ply: 1,
-      reason: 'deadPosition',
+      reason: 'dead_position',
+      reason_text: 'dead position',
       result: '1/2-1/2',
     });
-    expect(events.filter(e => e.type === 'move').map(e => e.afterEnd)).toEqual([undefined, true]);
+    // The record goes on after the end: its summary says where the rules ended it.
+    expect(events.filter(e => e.type === 'move').map(e => e.ply)).toEqual([1, 2]);
+    expect(events.at(-1)).toMatchObject({ type: 'replay_summary', ended_at_ply: 1, plies: 2 });
   });
 
   it('reports a bad game with what and where, keeps going, and exits 1', async () => {

@@ -345,6 +345,7 @@ describe.skipIf(!CHROMIUM_PATH)('arbiter console', () => {
       game: game.id,
       board: 'dgt-4',
       seq: 902,
+      ply: AT_PLY,
       article: '7.6',
       edition: 'E23',
       evidence: {
@@ -371,6 +372,7 @@ describe.skipIf(!CHROMIUM_PATH)('arbiter console', () => {
       at: Date.now(),
       game: game.id,
       seq: 903,
+      ply: AT_PLY,
       withdraws: `${game.id}-902`,
       reason: 'resolved',
     };

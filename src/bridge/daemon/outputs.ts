@@ -67,7 +67,7 @@ const RESTORABLE: ReadonlySet<string> = new Set(['illegal_move', 'illegal_positi
  * console would offer the ply before that and drop a legal move.
  */
 export const withRestorePly = (alert: WebAlert): WebAlert =>
-  !RESTORABLE.has(alert.code) || alert.ply === undefined || alert.evidence?.restore_ply !== undefined
+  !RESTORABLE.has(alert.code) || alert.evidence?.restore_ply !== undefined
     ? alert
     : { ...alert, evidence: { ...alert.evidence, restore_ply: alert.ply } };
 

@@ -12,7 +12,8 @@
  * `GameSnapshot` (topics.ts), whose index signature only admits JSON values.
  */
 import type { PgnTermination } from '../../engine/outcome.js';
-import type { AlertMessage, EventMessage, GameSnapshot } from '../mqtt/topics.js';
+import type { EventMessage, GameSnapshot } from '../mqtt/topics.js';
+import type { WireAlert, WireAlertEvidence, WireClocks } from '../wire/schema.js';
 
 export type WebColor = 'white' | 'black';
 export type WebResult = '1-0' | '0-1' | '1/2-1/2' | '*';
@@ -33,14 +34,7 @@ export type WebPlayer = {
 };
 
 /** Both clocks at one instant; the display counts the running side down from `at`. */
-export type WebClocks = {
-  readonly white_ms: number;
-  readonly black_ms: number;
-  /** The side whose clock is running, null when both are stopped (paused, not started, over). */
-  readonly running: WebColor | null;
-  /** When these readings were taken, ms since the Unix epoch (the daemon's clock). */
-  readonly at: number;
-};
+export type WebClocks = WireClocks;
 
 /** The last ply played, for the highlight and the status line. */
 export type WebLastMove = {
@@ -111,49 +105,11 @@ export const WEB_ALERT_CODES = [
 ] as const;
 export type WebAlertCode = (typeof WEB_ALERT_CODES)[number];
 
-/** What the arbiter needs to judge an alert; every field optional. */
-export interface WebEvidence {
-  /** The last legal position (before the irregularity). */
-  readonly fen_before?: string;
-  /** What the board shows now: the board part of a FEN, possibly illegal. */
-  readonly placement?: string;
-  /** The move attempted or played, UCI-like (`e1e3`). */
-  readonly move?: string;
-  /** Squares to point at (`["e1", "e3"]`). */
-  readonly squares?: readonly string[];
-  /** Move orders (SAN lines from `fen_before`) that all lead to the board: the arbiter decides which was played. */
-  readonly orders?: readonly (readonly string[])[];
-  /** The ply the orders are played after (`set_moves` with this `after_ply` records one). */
-  readonly orders_after_ply?: number;
-  /** The ply whose position "restore to ply N" should bring back (Art. 7.5.1). */
-  readonly restore_ply?: number;
-  /** The `seq` of the claim event, for accept_claim / reject_claim. */
-  readonly claim_seq?: number;
-  /** Side concerned (the offender, the claimant). */
-  readonly color?: WebColor;
-  /** Free text (sensor details, the claim's wording). */
-  readonly detail?: string;
-}
+/** What the arbiter needs to judge an alert; every field optional (docs/wire.md, `alert`). */
+export type WebEvidence = WireAlertEvidence;
 
-/** An alert on `<base>/alerts`: the MQTT layer's AlertMessage plus what the console shows. */
-export interface WebAlert extends AlertMessage {
-  /** Unique id of the alert (the console keys and deduplicates by it; else by game, seq and code). */
-  readonly id?: string;
-  readonly ply?: number;
-  readonly evidence?: WebEvidence;
-  /** How sure an Art. 4 / Art. 7 finding is: `proven` (the board shows it) or `possible` (inferred from timing). */
-  readonly grade?: 'proven' | 'possible';
-  /** Raised on a player's claim. */
-  readonly claimed?: boolean;
-  /** A withdrawal: the id of the alert that proved wrong or out of date (the console strikes it out). */
-  readonly withdraws?: string;
-  /** Why it was withdrawn: `resolved` (the board shows the game again) or `replaced` (its ply was taken back). */
-  readonly reason?: 'resolved' | 'replaced';
-  /** Not an alert: a finding on a move (a possible breach, or information such as 4.5) for the game view. */
-  readonly finding?: boolean;
-  /** For a finding: a breach of the Laws (false: information). */
-  readonly breach?: boolean;
-}
+/** An alert on `<base>/alerts`: what the console shows (docs/wire.md, `alert`). */
+export type WebAlert = WireAlert;
 
 /** The response envelope (the same on MQTT and over HTTP). */
 export type { ResponseEnvelope } from '../mqtt/topics.js';

@@ -23,6 +23,7 @@ export const WIRE_CARRIERS: { readonly [N in WireName]: string } = {
   api_round: 'HTTP GET /api/rounds/N',
   api_game: 'HTTP GET /api/rounds/N/games/K',
   api_moves: 'HTTP GET /api/rounds/N/games/K/moves?from=P',
+  replay_line: 'chessbridge replay --json (PGN files, board scripts, journals, captures)',
   healthz: 'HTTP GET /healthz',
 };
 

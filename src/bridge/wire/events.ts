@@ -13,8 +13,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { AlertCode, GameEvent, MoveEventBody } from '../../engine/events.js';
 import type { ArticleRef, Color } from '../../engine/types.js';
-import type { WebAlert, WebClocks, WebEvidence } from '../web/contract.js';
-import type { EventMessage, MovePly } from './schema.js';
+import type { EventMessage, MovePly, WireAlert, WireAlertEvidence, WireClocks } from './schema.js';
 import { alertCode, endDetail, endReason, wholeMs, wireWord } from './words.js';
 
 export { wholeMs } from './words.js';
@@ -27,7 +26,7 @@ const article = (ref: ArticleRef): { article: string; edition: string } => ({
 /** The side to move in a FEN (the running clock right after a move). */
 export const turnOf = (fen: string): Color => (fen.split(' ')[1] === 'b' ? 'black' : 'white');
 
-const moveClocks = (m: MoveEventBody, at: number): WebClocks | null =>
+const moveClocks = (m: MoveEventBody, at: number): WireClocks | null =>
   m.clocks === undefined
     ? null
     : {
@@ -170,7 +169,7 @@ export interface AlertContext {
 }
 
 /** The message on `alerts` for an alert or a claim waiting for the arbiter; undefined for other events. */
-export const makeAlertMessage = (e: GameEvent, ctx: AlertContext): WebAlert | undefined => {
+export const makeAlertMessage = (e: GameEvent, ctx: AlertContext): WireAlert | undefined => {
   const base = {
     id: `${e.game}-${e.seq}`,
     at: e.at,
@@ -181,12 +180,12 @@ export const makeAlertMessage = (e: GameEvent, ctx: AlertContext): WebAlert | un
   };
   if (e.type === 'alert') {
     const ev = e.evidence;
-    const evidence: WebEvidence = {
+    const evidence: WireAlertEvidence = {
       ...(ev?.fenBefore === undefined ? {} : { fen_before: ev.fenBefore }),
       ...(ev?.boardFen === undefined ? {} : { placement: ev.boardFen }),
       ...(ev?.move === undefined ? {} : { move: ev.move }),
-      ...(ev?.squares === undefined ? {} : { squares: ev.squares }),
-      ...(ev?.orders === undefined ? {} : { orders: ev.orders }),
+      ...(ev?.squares === undefined ? {} : { squares: [...ev.squares] }),
+      ...(ev?.orders === undefined ? {} : { orders: ev.orders.map(line => [...line]) }),
       ...(ev?.ordersAfterPly === undefined ? {} : { orders_after_ply: ev.ordersAfterPly }),
       ...(e.color === undefined ? {} : { color: e.color }),
       detail: e.detail,

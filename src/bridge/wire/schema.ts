@@ -287,6 +287,10 @@ export const AlertMessage = Type.Object(
   { ...closed, description: '`alerts`: an alert, a withdrawal, a finding or a pending claim.' },
 );
 
+export type WireAlert = Static<typeof AlertMessage>;
+export type WireAlertEvidence = Static<typeof AlertEvidence>;
+export type WireClocks = Static<typeof Clocks>;
+
 /** `boards/<board>/state`: retained. */
 export const BoardState = Type.Object(
   {
@@ -432,6 +436,49 @@ export const ApiTournamentSchema = Type.Object(
 );
 export type ApiTournament = Static<typeof ApiTournamentSchema>;
 
+const ReplayGame = Type.Object(
+  {
+    type: Type.Literal('replay_game'),
+    game: Type.String({ description: '`<file>#<number>`: the game of the PGN file replayed.' }),
+    white: Type.String(),
+    black: Type.String(),
+    event: Type.String(),
+    fen: Type.String({ description: 'The start position.' }),
+    recorded_result: Type.String({ description: 'The result the PGN records.' }),
+  },
+  { ...closed, description: 'A PGN game replayed: its header, before its events.' },
+);
+
+const ReplaySummary = Type.Object(
+  {
+    type: Type.Literal('replay_summary'),
+    game: Type.String(),
+    plies: Type.Integer({ minimum: 0 }),
+    result: Type.String({ description: 'The result the rules decided (`*`: no end on the board).' }),
+    recorded_result: Type.String(),
+    ended_at_ply: nullable(
+      Type.Integer({ description: 'The ply the rules ended the game at; later plies are after the end.' }),
+    ),
+  },
+  { ...closed, description: 'A PGN game replayed: what the rules made of it, after its events.' },
+);
+
+const ReplayError = Type.Object(
+  {
+    type: Type.Literal('replay_error'),
+    game: Type.String(),
+    kind: Type.String({ description: 'What was wrong (`illegal_move`, `bad_fen`…).' }),
+    message: Type.String({ description: 'Where and what, for a person.' }),
+  },
+  { ...closed, description: 'A PGN game that could not be replayed.' },
+);
+
+/** A line of `chessbridge replay --json`: a game event, or a PGN game's header, summary or error. */
+export const ReplayLine = Type.Union([...EventMessage.anyOf, ReplayGame, ReplaySummary, ReplayError], {
+  description: '`chessbridge replay --json`: one document a line.',
+});
+export type ReplayLine = Static<typeof ReplayLine>;
+
 /** The schema of each named document of the wire. */
 export const WIRE_SCHEMAS = {
   event: EventMessage,
@@ -458,6 +505,7 @@ export const WIRE_SCHEMAS = {
     { ...closed, description: 'HTTP /api/rounds/N/games/K: one game with its moves.' },
   ),
   api_moves: Type.Array(ApiMoveSchema, { description: 'HTTP /api/rounds/N/games/K/moves?from=P.' }),
+  replay_line: ReplayLine,
   healthz: Type.Object(
     {
       status: oneOf(['ok', 'fail'], 'ok (200) or fail (503).'),
@@ -483,8 +531,17 @@ const describeValue = (v: unknown): string => {
  */
 export const checkWire = (name: WireName, value: unknown): string[] => {
   let schema: TSchema = WIRE_SCHEMAS[name];
-  if (name === 'event' && typeof value === 'object' && value !== null && 'type' in value) {
-    const member = EventMessage.anyOf.find(s => s.properties.type.const === value.type);
+  if (
+    (name === 'event' || name === 'replay_line') &&
+    typeof value === 'object' &&
+    value !== null &&
+    'type' in value
+  ) {
+    const members: readonly TSchema[] = name === 'event' ? EventMessage.anyOf : ReplayLine.anyOf;
+    const member = members.find(
+      s =>
+        (s as unknown as { properties: { type: { const: unknown } } }).properties.type.const === value.type,
+    );
     if (member === undefined) return [`/type: unknown event type ${describeValue(value.type)}`];
     schema = member;
   }

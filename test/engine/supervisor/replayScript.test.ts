@@ -1,10 +1,11 @@
 /**
  * The replay runner for board scripts (`chessbridge replay FILE|DIR... --json`): folders give
- * their .cbs files in name order, each JSON line names its file and edition, a bad line is an
+ * their .cbs files in name order, each JSON line is a wire event naming its file, a bad line is an
  * error with the file and line, and differences from the expected lines set the exit code.
  */
 import { describe, expect, it } from 'vitest';
 import { type ScriptIo, replayScripts } from '../../../src/bridge/replayScript.js';
+import { checkWire } from '../../../src/bridge/wire/schema.js';
 
 const memoryIo = (files: Record<string, string>): ScriptIo => ({
   readText: path => {
@@ -41,9 +42,9 @@ describe('replayScripts', () => {
     expect(r.code).toBe(0);
     expect(r.err).toEqual([]);
     const line = JSON.parse(r.out[0] ?? '{}') as Record<string, unknown>;
+    expect(checkWire('event', line)).toEqual([]);
     expect(line).toMatchObject({
-      file: 's/a.cbs',
-      edition: 'E23',
+      game: 's/a.cbs',
       type: 'move',
       seq: 1,
       ply: 1,
@@ -56,7 +57,7 @@ describe('replayScripts', () => {
   it('takes a folder (its .cbs files in order) and several paths', async () => {
     const files = { 'd/b.cbs': GOOD, 'd/a.cbs': GOOD, 'd/notes.txt': 'x', 'e.cbs': GOOD };
     const r = await replay(['d', 'e.cbs'], files);
-    expect(r.out.map(l => (JSON.parse(l) as { file: string }).file)).toEqual(['d/a.cbs', 'd/b.cbs', 'e.cbs']);
+    expect(r.out.map(l => (JSON.parse(l) as { game: string }).game)).toEqual(['d/a.cbs', 'd/b.cbs', 'e.cbs']);
   });
 
   it('a bad line is an error naming the file and line; the other files still run', async () => {
