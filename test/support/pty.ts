@@ -70,11 +70,19 @@ export const closeAllPtyPairs = async (): Promise<void> => {
   if (survivors.length > 0) throw new Error(`socat still running: ${survivors.join(', ')}`);
 };
 
-/** Polls `condition` every 10 ms until it holds; rejects after `timeoutMs` naming `what`. */
+/**
+ * How much longer than asked a wait may take before it fails: the waits end on the event, and the
+ * deadline only says when to give up, which on a busy machine (other test files running, the
+ * emulator and socat sharing the cores) comes later.
+ */
+const PATIENCE = 4;
+
+/** Polls `condition` every 10 ms until it holds; rejects after `timeoutMs` (times PATIENCE) naming `what`. */
 export const waitFor = async (condition: () => boolean, timeoutMs: number, what: string): Promise<void> => {
-  const deadline = Date.now() + timeoutMs;
+  const limit = timeoutMs * PATIENCE;
+  const deadline = Date.now() + limit;
   while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${limit} ms waiting for ${what}`);
     await new Promise(resolve => setTimeout(resolve, 10));
   }
 };

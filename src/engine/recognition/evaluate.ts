@@ -209,7 +209,9 @@ const decideExact = (
     // orders start before the tip when its revisable plies are not in them (a bishop caught
     // resting on b5 when the link went down, found on a4 two moves later): those plies are
     // withdrawn, so that the record holds nothing the candidates contradict.
-    const cut = root < st.game.length ? publishLine(st, root, [], [], now, 'revision', true) : undefined;
+    // Only after a re-read: in play such a board is pieces moving, and the plies stand as they were.
+    const cut =
+      st.catchUp && root < st.game.length ? publishLine(st, root, [], [], now, 'revision', true) : undefined;
     const base = cut?.state ?? st;
     const undecided = ordersOf(base, root, exact);
     const judged = mismatch({ ...base, undecided }, now, 'ambiguous', trigger);
