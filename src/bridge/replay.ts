@@ -16,7 +16,7 @@ import { readPgn } from '../engine/pgnRead.js';
 import { evaluateGame } from '../engine/status.js';
 import { makeEventMessage } from './wire/events.js';
 import type { ReplayLine } from './wire/schema.js';
-import { wireWord } from './wire/words.js';
+import { endReason, wireWord } from './wire/words.js';
 
 type WireArticle = ArticleRef;
 
@@ -240,29 +240,6 @@ export const makeReplayLine = (ev: ReplayEvent, source: string): ReplayLine => {
   }
 };
 
-const REASON_TEXT: Record<Outcome['kind'], string> = {
-  checkmate: 'checkmate',
-  resignation: 'resignation',
-  flag: 'flag fall',
-  illegalMoves: 'illegal moves',
-  defaultTime: 'default time',
-  forfeit: 'forfeit',
-  stalemate: 'stalemate',
-  deadPosition: 'dead position',
-  threefold: 'threefold repetition',
-  fiftyMoves: 'fifty-move rule',
-  fivefold: 'fivefold repetition',
-  seventyFiveMoves: 'seventy-five-move rule',
-  agreement: 'agreement',
-  flagVsCannotMate: 'flag fall, opponent cannot checkmate',
-  bothFlags: 'both flags fallen',
-  illegalMovesVsCannotMate: 'illegal moves, opponent cannot checkmate',
-  resignationVsCannotMate: 'resignation, opponent cannot checkmate',
-  illegalPosition: 'illegal position',
-  quickplayFinish: 'quickplay finish',
-  bothLose: 'both players lose',
-};
-
 const moveNumber = (fen: string): string => {
   // The FEN after the move gives the side to move next and the move number.
   const [, turn, , , , full] = fen.split(' ');
@@ -299,7 +276,7 @@ export const formatReplayText = (events: Iterable<ReplayEvent>): string[] => {
       case 'end':
         flushMoves();
         lines.push(
-          `  ply ${ev.ply}: game over by ${REASON_TEXT[ev.reason]}, ${ev.result} [${ev.article.edition} art. ${ev.article.article}]`,
+          `  ply ${ev.ply}: game over by ${endReason(ev.reason).text}, ${ev.result} [${ev.article.edition} art. ${ev.article.article}]`,
         );
         break;
       case 'summary':

@@ -15,7 +15,7 @@ import { makePgn } from '../../engine/pgnWrite.js';
 import type { LiveGame } from '../feed/types.js';
 import type { Player } from '../pairings/types.js';
 import type { WebClocks, WebGameSnapshot, WebPlayer, WebResult } from '../web/contract.js';
-import { turnOf, wholeMs } from '../wire/events.js';
+import { moveClocks, turnOf, wireClocks } from '../wire/events.js';
 import { endReason } from '../wire/words.js';
 
 /** What is known of a game besides its events (pairing, board, event). */
@@ -83,15 +83,7 @@ export const foldView = (view: GameView, e: GameEvent): GameView => {
   const base = { ...view, seq: e.seq, at: e.at };
   switch (e.type) {
     case 'move': {
-      const clocks: WebClocks | null =
-        e.clocks === undefined
-          ? view.clocks
-          : {
-              white_ms: wholeMs(e.clocks.whiteMs),
-              black_ms: wholeMs(e.clocks.blackMs),
-              running: turnOf(e.fen),
-              at: e.at,
-            };
+      const clocks = moveClocks(e, e.at) ?? view.clocks;
       return { ...base, record: replaceFrom(view.record, e.ply, [e], e.at), clocks };
     }
     case 'correction':
@@ -99,12 +91,7 @@ export const foldView = (view: GameView, e: GameEvent): GameView => {
     case 'clock':
       return {
         ...base,
-        clocks: {
-          white_ms: wholeMs(e.whiteMs),
-          black_ms: wholeMs(e.blackMs),
-          running: e.running ?? null,
-          at: e.at,
-        },
+        clocks: wireClocks(e.whiteMs, e.blackMs, e.running ?? null, e.at),
       };
     case 'end':
       return {

@@ -16,8 +16,6 @@ import type { ArticleRef, Color } from '../../engine/types.js';
 import type { EventMessage, MovePly, WireAlert, WireAlertEvidence, WireClocks } from './schema.js';
 import { alertCode, endDetail, endReason, wholeMs, wireWord } from './words.js';
 
-export { wholeMs } from './words.js';
-
 const article = (ref: ArticleRef): { article: string; edition: string } => ({
   article: ref.article,
   edition: ref.edition,
@@ -26,15 +24,22 @@ const article = (ref: ArticleRef): { article: string; edition: string } => ({
 /** The side to move in a FEN (the running clock right after a move). */
 export const turnOf = (fen: string): Color => (fen.split(' ')[1] === 'b' ? 'black' : 'white');
 
-const moveClocks = (m: MoveEventBody, at: number): WireClocks | null =>
-  m.clocks === undefined
-    ? null
-    : {
-        white_ms: wholeMs(m.clocks.whiteMs),
-        black_ms: wholeMs(m.clocks.blackMs),
-        running: turnOf(m.fen),
-        at,
-      };
+/** Both clocks on the wire (whole milliseconds), read at `at`. */
+export const wireClocks = (
+  whiteMs: number,
+  blackMs: number,
+  running: Color | null,
+  at: number,
+): WireClocks => ({
+  white_ms: wholeMs(whiteMs),
+  black_ms: wholeMs(blackMs),
+  running,
+  at,
+});
+
+/** The clocks right after a move (the opponent's running), when the move carries them. */
+export const moveClocks = (m: MoveEventBody, at: number): WireClocks | null =>
+  m.clocks === undefined ? null : wireClocks(m.clocks.whiteMs, m.clocks.blackMs, turnOf(m.fen), at);
 
 const moveWire = (m: MoveEventBody, at: number): Static<typeof MovePly> => ({
   ply: m.ply,
@@ -84,12 +89,7 @@ export const makeEventMessage = (e: GameEvent): EventMessage => {
       return {
         ...head,
         type: 'clock',
-        clocks: {
-          white_ms: wholeMs(e.whiteMs),
-          black_ms: wholeMs(e.blackMs),
-          running: e.running ?? null,
-          at: e.at,
-        },
+        clocks: wireClocks(e.whiteMs, e.blackMs, e.running ?? null, e.at),
       };
     case 'alert':
       return {

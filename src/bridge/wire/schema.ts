@@ -10,40 +10,25 @@
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Value, type ValueError } from '@sinclair/typebox/value';
-import { WIRE_ALERT_CODES, WIRE_END_REASONS } from './words.js';
+import { BoardState, BridgeHealth, BridgeInfo, BridgeState, ResponseEnvelope } from './bridgeSchema.js';
+import { HTTP_SCHEMAS } from './httpSchema.js';
+import {
+  AlertCode,
+  At,
+  closed,
+  Color,
+  Grade,
+  Ms,
+  nullable,
+  oneOf,
+  PgnTermination,
+  Ply,
+  Result,
+} from './primitives.js';
+import { WIRE_END_REASONS } from './words.js';
 
-const closed = { additionalProperties: false } as const;
-
-const oneOf = (values: readonly string[], description: string) =>
-  Type.Union(
-    values.map(v => Type.Literal(v)),
-    { description },
-  );
-const nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-
-const Color = oneOf(['white', 'black'], 'A side.');
-const Ms = Type.Integer({ description: 'Milliseconds.' });
-const At = Type.Number({ description: 'When, in milliseconds since the Unix epoch (the daemon clock).' });
-const Ply = Type.Integer({ minimum: 0, description: '1-based ply: 1 is White’s first move (0: the start).' });
-const Result = oneOf(['1-0', '0-1', '1/2-1/2', '0-0', '*'], 'The result (0-0: both players lose).');
-const Grade = oneOf(
-  ['proven', 'possible'],
-  'How sure a finding is: proven (the board shows it) or possible (inferred from timing).',
-);
-const AlertCode = oneOf(WIRE_ALERT_CODES, 'What the alert is about (docs/supervisor.md).');
-const PgnTermination = oneOf(
-  [
-    'abandoned',
-    'adjudication',
-    'death',
-    'emergency',
-    'normal',
-    'rules infraction',
-    'time forfeit',
-    'unterminated',
-  ],
-  'The PGN Termination tag (PGN standard §9.8.1).',
-);
+export { BoardState, BridgeHealth, BridgeInfo, BridgeState, ResponseEnvelope } from './bridgeSchema.js';
+export type { ApiGame, ApiMove, ApiPlayer, ApiRound, ApiTournament } from './httpSchema.js';
 
 export const Clocks = Type.Object(
   {
@@ -291,151 +276,6 @@ export type WireAlert = Static<typeof AlertMessage>;
 export type WireAlertEvidence = Static<typeof AlertEvidence>;
 export type WireClocks = Static<typeof Clocks>;
 
-/** `boards/<board>/state`: retained. */
-export const BoardState = Type.Object(
-  {
-    board: Type.String(),
-    link: oneOf(['connected', 'lost', 'resynchronising'], 'The link to the board.'),
-    game: nullable(Type.String({ description: 'The game bound to the board.' })),
-    serial: Type.Optional(Type.String()),
-    placement: Type.Optional(Type.String({ description: 'The board part of a FEN, as the board sees it.' })),
-    at: At,
-  },
-  closed,
-);
-
-/** `bridge/state`: retained; the Last Will sets it to offline. */
-export const BridgeState = Type.Object({ state: oneOf(['online', 'offline'], 'The daemon.') }, closed);
-
-/** `bridge/info`: retained. */
-export const BridgeInfo = Type.Object(
-  {
-    version: Type.String(),
-    client_id: Type.String(),
-    started_at: Type.String({ description: 'ISO 8601.' }),
-    boards: Type.Array(Type.String()),
-    games: Type.Array(Type.String()),
-  },
-  closed,
-);
-
-/** `bridge/health`: periodic. */
-export const BridgeHealth = Type.Object(
-  {
-    at: Type.String({ description: 'ISO 8601.' }),
-    uptime_s: Type.Integer(),
-    mqtt: Type.Object(
-      {
-        connected: Type.Boolean(),
-        reconnects: Type.Integer(),
-        published: Type.Integer(),
-        queued: Type.Integer(),
-        acked: Type.Integer(),
-        dropped: Type.Integer(),
-      },
-      closed,
-    ),
-    boards: Type.Optional(
-      Type.Record(
-        Type.String(),
-        Type.Object(
-          {
-            link: oneOf(['connected', 'lost', 'resynchronising'], 'The link to the board.'),
-            game: nullable(Type.String()),
-            observations: Type.Integer(),
-            protocol_errors: Type.Integer(),
-            link_losses: Type.Integer(),
-          },
-          closed,
-        ),
-      ),
-    ),
-  },
-  closed,
-);
-
-/** `bridge/response/<action>` and every HTTP request's answer. */
-export const ResponseEnvelope = Type.Object(
-  {
-    status: oneOf(['ok', 'error'], 'Whether the request was done.'),
-    data: Type.Record(Type.String(), Type.Unknown(), { description: 'The action’s answer.' }),
-    error: Type.Optional(Type.String({ description: 'Why not, naming the field.' })),
-    transaction: Type.Optional(Type.Union([Type.String(), Type.Number()])),
-  },
-  closed,
-);
-
-const ApiPlayerSchema = Type.Object(
-  {
-    name: Type.String({ description: '`Lastname, Firstname`, as in PGN.' }),
-    fide_id: nullable(Type.String()),
-    title: nullable(Type.String()),
-    rating: nullable(Type.Integer()),
-    federation: nullable(Type.String()),
-  },
-  closed,
-);
-export type ApiPlayer = Static<typeof ApiPlayerSchema>;
-
-const ApiRoundSchema = Type.Object(
-  {
-    round: Type.Integer({ minimum: 1 }),
-    date: nullable(Type.String({ description: 'YYYY-MM-DD.' })),
-    delay_ms: Type.Integer({ minimum: 0, description: 'The broadcast delay of the round.' }),
-    games: Type.Integer({ minimum: 0 }),
-    live: Type.Integer({ minimum: 0, description: 'Games without a result shown yet.' }),
-  },
-  closed,
-);
-export type ApiRound = Static<typeof ApiRoundSchema>;
-
-const ApiMoveSchema = Type.Object(
-  {
-    ply: Ply,
-    san: Type.String(),
-    uci: Type.String(),
-    fen: Type.String({ description: 'The position after the move.' }),
-    clock_ms: nullable(Type.Integer({ description: 'The mover’s remaining time after the move.' })),
-  },
-  closed,
-);
-export type ApiMove = Static<typeof ApiMoveSchema>;
-
-const ApiGameFields = {
-  round: Type.Integer({ minimum: 1 }),
-  board: Type.Integer({ minimum: 1, description: 'Board number in the pairings.' }),
-  white: ApiPlayerSchema,
-  black: ApiPlayerSchema,
-  result: oneOf(['1-0', '0-1', '1/2-1/2', '*'], 'The result shown (under the broadcast delay).'),
-  reason: nullable(oneOf(WIRE_END_REASONS, 'Why the game ended, when the daemon knows.')),
-  reason_text: nullable(Type.String()),
-  termination: nullable(PgnTermination),
-  plies: Type.Integer({ minimum: 0, description: 'Plies shown.' }),
-  fen: Type.String({ description: 'The position shown.' }),
-  last_move: nullable(Type.Object({ ply: Ply, san: Type.String(), uci: Type.String() }, closed)),
-  clocks: Type.Object(
-    { white_ms: nullable(Type.Integer()), black_ms: nullable(Type.Integer()) },
-    { ...closed, description: 'The last clock reading of each side among the moves shown.' },
-  ),
-  time_control: Type.String({ description: 'PGN TimeControl (`?` unknown).' }),
-  board_serial: nullable(Type.String()),
-  delayed: Type.Boolean({ description: 'The broadcast delay is holding moves or the result back.' }),
-};
-const ApiGameSchema = Type.Object(ApiGameFields, closed);
-export type ApiGame = Static<typeof ApiGameSchema>;
-
-/** HTTP `/api/tournament`. */
-export const ApiTournamentSchema = Type.Object(
-  {
-    name: Type.String(),
-    site: nullable(Type.String()),
-    time_control: nullable(Type.String()),
-    rounds: Type.Array(ApiRoundSchema),
-  },
-  { ...closed, description: 'HTTP /api/tournament: the tournament and its rounds.' },
-);
-export type ApiTournament = Static<typeof ApiTournamentSchema>;
-
 const ReplayGame = Type.Object(
   {
     type: Type.Literal('replay_game'),
@@ -489,33 +329,13 @@ export const WIRE_SCHEMAS = {
   bridge_info: BridgeInfo,
   bridge_health: BridgeHealth,
   response: ResponseEnvelope,
-  api_tournament: ApiTournamentSchema,
-  api_rounds: Type.Array(ApiRoundSchema, { description: 'HTTP /api/rounds: every round.' }),
-  api_round: Type.Object(
-    {
-      round: Type.Integer({ minimum: 1 }),
-      date: nullable(Type.String()),
-      delay_ms: Type.Integer({ minimum: 0 }),
-      games: Type.Array(ApiGameSchema),
-    },
-    { ...closed, description: 'HTTP /api/rounds/N: a round and its games.' },
-  ),
-  api_game: Type.Object(
-    { ...ApiGameFields, moves: Type.Array(ApiMoveSchema) },
-    { ...closed, description: 'HTTP /api/rounds/N/games/K: one game with its moves.' },
-  ),
-  api_moves: Type.Array(ApiMoveSchema, { description: 'HTTP /api/rounds/N/games/K/moves?from=P.' }),
+  api_tournament: HTTP_SCHEMAS.api_tournament,
+  api_rounds: HTTP_SCHEMAS.api_rounds,
+  api_round: HTTP_SCHEMAS.api_round,
+  api_game: HTTP_SCHEMAS.api_game,
+  api_moves: HTTP_SCHEMAS.api_moves,
   replay_line: ReplayLine,
-  healthz: Type.Object(
-    {
-      status: oneOf(['ok', 'fail'], 'ok (200) or fail (503).'),
-      uptime_s: Type.Integer({ minimum: 0 }),
-      ok: Type.Boolean(),
-      mqtt: Type.Optional(Type.Boolean({ description: 'The daemon is connected to its broker.' })),
-      games: Type.Optional(Type.Integer({ minimum: 0, description: 'Games open.' })),
-    },
-    { ...closed, description: 'HTTP /healthz: for a load balancer or systemd.' },
-  ),
+  healthz: HTTP_SCHEMAS.healthz,
 } as const satisfies Record<string, TSchema>;
 export type WireName = keyof typeof WIRE_SCHEMAS;
 
