@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScriptStep } from '../../src/drivers/dgt/emulatorScript.js';
 import { startMosquitto, type Mosquitto } from '../support/mosquitto.js';
 import { closeAllPtyPairs } from '../support/pty.js';
+import { assertJournalText } from '../support/wire.js';
 import {
   killAllDaemons,
   startDaemon,
@@ -102,5 +103,6 @@ describe('a claim of a possible Art. 4 breach, through the daemon', () => {
     expect(await daemon.stop()).toBe(0);
     const journal = await readFile(join(dir, `journal-${CLIENT}`, 'games', `${game}.jsonl`), 'utf8');
     expect(journal).toMatch(/"action":"claim".*"source":"mqtt:claim"/);
+    assertJournalText(journal, `${game}.jsonl`);
   }, 90_000);
 });

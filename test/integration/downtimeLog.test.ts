@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMosquitto, type Mosquitto } from '../support/mosquitto.js';
 import { closeAllPtyPairs } from '../support/pty.js';
+import { assertJournalText } from '../support/wire.js';
 import {
   killAllDaemons,
   movesFromEvents,
@@ -101,6 +102,7 @@ describe('the daemon killed while four plies are played', () => {
     expect(events().some(e => e.type === 'end')).toBe(false);
     // The journal holds the log the restarted daemon read, so a replay decides the same.
     const journal = await readFile(join(dir, `journal-${CLIENT}`, 'games', `${game}.jsonl`), 'utf8');
-    expect(journal).toContain('"eeprom-log"');
+    expect(journal).toContain('"eeprom_log"');
+    assertJournalText(journal, `${game}.jsonl`);
   }, 120_000);
 });

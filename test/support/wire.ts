@@ -25,3 +25,14 @@ export const assertWire = (name: WireName, value: unknown, where: string): void 
       `${where}: not a valid ${name} message: ${problems.join('; ')} in ${JSON.stringify(value)}`,
     );
 };
+
+/**
+ * Throws an error naming the line and field of a game file (its text) the journal's schema
+ * refuses: line 1 a `journal_header`, every further line a `journal_record`.
+ */
+export const assertJournalText = (text: string, where: string): void => {
+  const lines = text.split('\n').filter(l => l !== '');
+  lines.forEach((line, i) =>
+    assertWire(i === 0 ? 'journal_header' : 'journal_record', JSON.parse(line), `${where}:${i + 1}`),
+  );
+};

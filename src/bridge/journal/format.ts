@@ -8,9 +8,18 @@
  *   isGameId('city-open-r1-b3'); // true
  */
 import { Result } from '@badrap/result';
-import { Type, type TSchema } from '@sinclair/typebox';
+import { type Static, Type, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { Observation } from '../../drivers/observation.js';
+import { JournalHeaderLine } from '../wire/journalSchema.js';
+import { wireWord } from '../wire/words.js';
+import {
+  finishToWire,
+  headerFromWire,
+  headerToWire,
+  observationFromWire,
+  observationToWire,
+} from '../wire/journal.js';
 import {
   EDITIONS,
   GAME_TYPES,
@@ -20,8 +29,13 @@ import {
   type Supervision,
 } from '../../engine/types.js';
 
-/** The format written by this build; readers accept this one only (a migration would add more). */
-export const JOURNAL_FORMAT = 1;
+/**
+ * The format written by this build: 2, the wire's snake_case (src/bridge/wire/journalSchema.ts).
+ * Readers also take format 1 (camelCase keys, kebab-case words, before the public contract),
+ * respelled as they are read: a journal written by an earlier build replays unchanged.
+ */
+export const JOURNAL_FORMAT = 2;
+export const READABLE_FORMATS: readonly number[] = [1, 2];
 /** Game files live in `<dir>/games/<game>.jsonl`, write-ahead segments in `<dir>/wal/<n>.wal`. */
 export const GAMES_DIR = 'games';
 export const WAL_DIR = 'wal';
@@ -106,7 +120,8 @@ export type JournalRecord = JournalEntry & {
 const Literals = (values: readonly string[]): TSchema => Type.Union(values.map(v => Type.Literal(v)));
 const Player = Type.Object({ name: Type.String(), fideId: Type.Optional(Type.Number()) });
 
-const HeaderSchema = Type.Object({
+/** The header of format 1 (camelCase). */
+const HeaderSchemaV1 = Type.Object({
   type: Type.Literal('header'),
   format: Type.Number(),
   seq: Type.Literal(0),
@@ -150,6 +165,7 @@ const RecordSchema = Type.Union([
     at: Type.Number(),
     result: Type.String(),
     reason: Type.String(),
+    detail: Type.Optional(Type.String()),
   }),
 ]);
 
@@ -158,23 +174,56 @@ const firstError = (schema: TSchema, value: unknown): string => {
   return e === undefined ? 'invalid' : `${e.path === '' ? 'record' : e.path}: ${e.message.toLowerCase()}`;
 };
 
+/** A problem found in the daemon's names, said in the file's (`settings/gameType` → `settings/game_type`). */
+const wirePath = (problem: string): string => {
+  const colon = problem.indexOf(':');
+  return colon < 0 ? problem : problem.slice(0, colon).replace(/[A-Za-z]+/g, wireWord) + problem.slice(colon);
+};
+
 /** Failure reasons here are plain text; the reader adds file and line. */
 export class FormatError extends Error {
   override readonly name = 'FormatError';
 }
 
 export const parseHeader = (value: unknown): Result<JournalHeader, FormatError> => {
-  if (!Value.Check(HeaderSchema, value)) return Result.err(new FormatError(firstError(HeaderSchema, value)));
-  if (value.format !== JOURNAL_FORMAT)
-    return Result.err(
-      new FormatError(`format ${value.format}: this chessbridge reads format ${JOURNAL_FORMAT}`),
-    );
-  return Result.ok(value as JournalHeader);
+  const format = typeof value === 'object' && value !== null && 'format' in value ? value.format : undefined;
+  if (format === 2) {
+    // Checked in the daemon's names with the lenient schema of format 1, so a field a later build
+    // adds does not stop this one replaying; the strict schema (wire/journalSchema.ts) is the
+    // contract the tests hold what this build writes to.
+    const decoded = headerFromWire(value);
+    if (!Value.Check(HeaderSchemaV1, decoded))
+      return Result.err(new FormatError(wirePath(firstError(HeaderSchemaV1, decoded))));
+    return Result.ok(decoded as JournalHeader);
+  }
+  if (format === 1) {
+    if (!Value.Check(HeaderSchemaV1, value))
+      return Result.err(new FormatError(firstError(HeaderSchemaV1, value)));
+    return Result.ok(value as JournalHeader);
+  }
+  if (typeof format !== 'number') return Result.err(new FormatError(firstError(JournalHeaderLine, value)));
+  return Result.err(
+    new FormatError(`format ${format}: this chessbridge reads formats ${READABLE_FORMATS.join(' and ')}`),
+  );
+};
+
+/** A record as read (format 1 or 2) in the daemon's names. */
+const recordFromWire = (value: Static<typeof RecordSchema>): JournalRecord => {
+  switch (value.type) {
+    case 'observation':
+      return { ...value, observation: observationFromWire(value.observation) as Observation };
+    case 'command':
+      return value as JournalRecord;
+    case 'finish': {
+      const { detail, ...rest } = value;
+      return detail === undefined ? rest : { ...rest, reason: detail };
+    }
+  }
 };
 
 export const parseRecord = (value: unknown): Result<JournalRecord, FormatError> =>
   Value.Check(RecordSchema, value)
-    ? Result.ok(value as JournalRecord)
+    ? Result.ok(recordFromWire(value))
     : Result.err(new FormatError(firstError(RecordSchema, value)));
 
 /** A write-ahead line: `{"game":"…","record":{…}}`. */
@@ -192,9 +241,21 @@ export const parseWalLine = (
 // Writing. An entry is serialised once, when appended (so a value JSON cannot hold fails in the
 // caller's hands), and the stamp is spliced in front when its seq is known.
 
+/** An entry in the journal's spelling (format 2). */
+const entryToWire = (entry: JournalEntry): unknown => {
+  switch (entry.type) {
+    case 'observation':
+      return { ...entry, observation: observationToWire(entry.observation) };
+    case 'command':
+      return entry;
+    case 'finish':
+      return { ...entry, ...finishToWire(entry.reason) };
+  }
+};
+
 /** JSON of an entry; throws TypeError for values JSON cannot hold (cycles, BigInt). */
 export const bodyOf = (entry: JournalEntry): string => {
-  const body = JSON.stringify(entry);
+  const body = JSON.stringify(entryToWire(entry));
   if (!body.startsWith('{"')) throw new TypeError('journal entry must be a non-empty object');
   return body;
 };
@@ -207,4 +268,26 @@ export const makeRecordLine = (seq: number, wall: number, body: string): string 
 export const makeWalLine = (game: string, recordLine: string): string =>
   `{"game":${JSON.stringify(game)},"record":${recordLine.slice(0, -1)}}\n`;
 
-export const makeHeaderLine = (header: JournalHeader): string => `${JSON.stringify(header)}\n`;
+const playerOf = (p: JournalPlayer): JournalPlayer => ({
+  name: p.name,
+  ...(p.fideId === undefined ? {} : { fideId: p.fideId }),
+});
+
+/** The header line: the fields the header lists (a configured pairing carries more, e.g. its serial). */
+export const makeHeaderLine = (header: JournalHeader): string => {
+  const { pairing } = header.settings;
+  const settings: GameSettings = {
+    ...header.settings,
+    ...(pairing === undefined
+      ? {}
+      : {
+          pairing: {
+            round: pairing.round,
+            board: pairing.board,
+            white: playerOf(pairing.white),
+            black: playerOf(pairing.black),
+          },
+        }),
+  };
+  return `${JSON.stringify(headerToWire({ ...header, format: JOURNAL_FORMAT, settings }))}\n`;
+};

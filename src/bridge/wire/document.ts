@@ -25,6 +25,8 @@ export const WIRE_CARRIERS: { readonly [N in WireName]: string } = {
   api_moves: 'HTTP GET /api/rounds/N/games/K/moves?from=P',
   replay_line: 'chessbridge replay --json (PGN files, board scripts, journals, captures)',
   healthz: 'HTTP GET /healthz',
+  journal_header: 'the journal: line 1 of <journal.dir>/games/<game>.jsonl',
+  journal_record: 'the journal: every further line of a game file, and each write-ahead line’s `record`',
 };
 
 /** A TypeBox schema as plain JSON Schema (TypeBox keeps its own marks in symbols, which JSON drops). */

@@ -12,6 +12,7 @@ import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Value, type ValueError } from '@sinclair/typebox/value';
 import { BoardState, BridgeHealth, BridgeInfo, BridgeState, ResponseEnvelope } from './bridgeSchema.js';
 import { HTTP_SCHEMAS } from './httpSchema.js';
+import { JournalHeaderLine, JournalObservation, JournalRecordLine } from './journalSchema.js';
 import {
   AlertCode,
   At,
@@ -336,8 +337,22 @@ export const WIRE_SCHEMAS = {
   api_moves: HTTP_SCHEMAS.api_moves,
   replay_line: ReplayLine,
   healthz: HTTP_SCHEMAS.healthz,
+  journal_header: JournalHeaderLine,
+  journal_record: JournalRecordLine,
 } as const satisfies Record<string, TSchema>;
 export type WireName = keyof typeof WIRE_SCHEMAS;
+
+/** The documents that are unions by `type`: a value is checked against the member of its type. */
+const UNIONS = {
+  event: EventMessage.anyOf,
+  replay_line: ReplayLine.anyOf,
+  journal_record: JournalRecordLine.anyOf,
+} as const;
+
+const memberOf = (members: readonly TSchema[], type: unknown): TSchema | undefined =>
+  members.find(
+    s => (s as unknown as { properties: { type: { const: unknown } } }).properties.type.const === type,
+  );
 
 const describeValue = (v: unknown): string => {
   const text = JSON.stringify(v) as string | undefined;
@@ -351,19 +366,20 @@ const describeValue = (v: unknown): string => {
  */
 export const checkWire = (name: WireName, value: unknown): string[] => {
   let schema: TSchema = WIRE_SCHEMAS[name];
-  if (
-    (name === 'event' || name === 'replay_line') &&
-    typeof value === 'object' &&
-    value !== null &&
-    'type' in value
-  ) {
-    const members: readonly TSchema[] = name === 'event' ? EventMessage.anyOf : ReplayLine.anyOf;
-    const member = members.find(
-      s =>
-        (s as unknown as { properties: { type: { const: unknown } } }).properties.type.const === value.type,
-    );
-    if (member === undefined) return [`/type: unknown event type ${describeValue(value.type)}`];
+  const members = UNIONS[name as keyof typeof UNIONS] as readonly TSchema[] | undefined;
+  if (members !== undefined && typeof value === 'object' && value !== null && 'type' in value) {
+    const member = memberOf(members, value.type);
+    if (member === undefined) return [`/type: unknown ${name} type ${describeValue(value.type)}`];
     schema = member;
+    // An observation inside a journal record is explained by the observation type it names.
+    const o = name === 'journal_record' && 'observation' in value ? value.observation : undefined;
+    if (typeof o === 'object' && o !== null && 'type' in o) {
+      const inner = memberOf(JournalObservation.anyOf, o.type);
+      if (inner === undefined)
+        return [`/observation/type: unknown observation type ${describeValue(o.type)}`];
+      const outer = [...Value.Errors(member, value)].filter(e => !e.path.startsWith('/observation'));
+      return [...explain(outer), ...explain([...Value.Errors(inner, o)]).map(line => `/observation${line}`)];
+    }
   }
   return explain([...Value.Errors(schema, value)]);
 };

@@ -14,7 +14,7 @@ import {
 
 const header: JournalHeader = {
   type: 'header',
-  format: 1,
+  format: 2,
   seq: 0,
   game: 'open-r1-b3',
   board: 'b3',
@@ -71,11 +71,15 @@ describe('lines', () => {
 });
 
 describe('validation of what is read', () => {
+  const line = JSON.parse(makeHeaderLine(header)) as Record<string, unknown> & { settings: object };
   it.each([
-    [{ ...header, format: 2 }, /format 2: this chessbridge reads format 1/],
-    [{ ...header, game: '../x' }, /\/game/],
-    [{ ...header, settings: { ...header.settings, edition: 'E22' } }, /\/settings\/edition/],
-    [{ ...header, type: 'record' }, /\/type/],
+    [{ ...line, format: 3 }, /format 3: this chessbridge reads formats 1 and 2/],
+    [{ ...line, format: '2' }, /\/format/],
+    [{ ...line, game: '../x' }, /\/game/],
+    [{ ...line, settings: { ...line.settings, edition: 'E22' } }, /\/settings\/edition/],
+    [{ ...line, settings: { ...line.settings, game_type: undefined } }, /\/settings\/game_type/],
+    [{ ...line, type: 'record' }, /\/type/],
+    [{ ...header, format: 1, game: '../x' }, /\/game/],
   ])('refuses a bad header (%#)', (value, message) => {
     const r = parseHeader(value);
     expect(r.isErr).toBe(true);

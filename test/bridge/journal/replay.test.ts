@@ -3,7 +3,7 @@
  * so feeding the records to the engine again takes the same decisions. The entries cover every
  * observation kind of the drivers' vocabulary, operator commands and the final record.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,9 @@ import { EMPTY, makePiece, START_SQUARES, type Observation } from '../../../src/
 import type { GameSettings, JournalEntry, JournalRecord } from '../../../src/bridge/journal/format.js';
 import { readJournal, readJournalAll } from '../../../src/bridge/journal/read.js';
 import { JournalStore } from '../../../src/bridge/journal/store.js';
+import { finishToWire } from '../../../src/bridge/wire/journal.js';
+import { checkWire } from '../../../src/bridge/wire/schema.js';
+import { assertJournalText } from '../../support/wire.js';
 
 const SETTINGS: GameSettings = {
   edition: 'E14',
@@ -201,5 +204,97 @@ describe('written then read back', () => {
       expect(seqs).toEqual(Array.from({ length: n }, (_, i) => i + 1));
       expect(times).toEqual(Array.from({ length: n }, (_, i) => i));
     }
+  });
+});
+
+describe('the spelling on disk (format 2) and journals of format 1', () => {
+  it('writes every line in the wire spelling the schema lists, and reads a format-1 file the same', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'chessbridge-format-'));
+    try {
+      const store = new JournalStore({ dir: d });
+      (await store.start()).unwrap();
+      (await store.createGame({ game: 'f2', board: 'b', settings: SETTINGS })).unwrap();
+      const written = boardTraffic('b');
+      written[written.length - 1] = { type: 'finish', at: 99_999, result: '0-1', reason: 'seventyFiveMoves' };
+      for (const e of written) (await store.append('f2', e)).unwrap();
+      await store.stop();
+      const text = readFileSync(join(d, 'games', 'f2.jsonl'), 'utf8');
+      assertJournalText(text, 'f2.jsonl');
+      for (const word of [
+        '"protocol_error"',
+        '"clock_ack"',
+        '"eeprom_log"',
+        '"bus_reply"',
+        '"power_up"',
+        '"flag_fallen"',
+        '"bus_address"',
+        '"minutes_left"',
+        '"created_at"',
+        '"fide_id"',
+        '"seventy_five_moves"',
+      ])
+        expect(text).toContain(word);
+      for (const word of ['protocol-error', 'flagFallen', 'createdAt', 'fideId', 'seventyFiveMoves'])
+        expect(text).not.toContain(word);
+
+      // The same game as the earlier build wrote it: camelCase keys, kebab-case words, format 1.
+      const v1 = mkdtempSync(join(tmpdir(), 'chessbridge-format1-'));
+      mkdirSync(join(v1, 'games'));
+      const header = {
+        type: 'header',
+        format: 1,
+        seq: 0,
+        game: 'f2',
+        board: 'b',
+        createdAt: '2025-03-01T10:00:00.000Z',
+        settings: SETTINGS,
+      };
+      const lines = [header, ...written.map((e, i) => ({ seq: i + 1, wall: 1, ...e }))].map(l =>
+        JSON.stringify(l),
+      );
+      writeFileSync(join(v1, 'games', 'f2.jsonl'), `${lines.join('\n')}\n`);
+      const old = (await readJournalAll(join(v1, 'games', 'f2.jsonl'))).unwrap();
+      const now = (await readJournalAll(join(d, 'games', 'f2.jsonl'))).unwrap();
+      rmSync(v1, { recursive: true, force: true });
+      expect(old.header).toEqual({ ...now.header, format: 1, createdAt: '2025-03-01T10:00:00.000Z' });
+      const entries = (r: typeof old) => r.records.map(({ seq: _s, wall: _w, ...e }) => e);
+      // Read back in the daemon's names: the drivers' observations exactly as appended.
+      expect(entries(now).slice(0, -2)).toEqual(JSON.parse(JSON.stringify(written.slice(0, -2))));
+      expect(entries(old).slice(0, -1)).toEqual(entries(now).slice(0, -1));
+      expect(decisions(old.records)).toEqual(decisions(now.records));
+      // An ending is the wire's reason once on disk, whichever build wrote it.
+      expect(now.records.at(-1)).toMatchObject({ type: 'finish', reason: 'seventy_five_moves' });
+      expect(old.records.at(-1)).toMatchObject({ type: 'finish', reason: 'seventyFiveMoves' });
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps an arbiter’s own words for an ending apart from the wire’s reason', () => {
+    expect(finishToWire('adjudication')).toEqual({ reason: 'arbiter', detail: 'adjudication' });
+    expect(finishToWire('fiftyMoves')).toEqual({ reason: 'fifty_moves' });
+  });
+
+  it('names the field a misspelt record gets wrong', () => {
+    const record = {
+      seq: 3,
+      wall: 1,
+      type: 'observation',
+      board: 'b',
+      observation: {
+        type: 'clock',
+        at: 5,
+        connected: true,
+        left: { ms: 1, flagFallen: false, flag_shown: false, time_per_move: false },
+        right: { ms: 1, flag_fallen: false, flag_shown: false, time_per_move: false },
+        lever: 'left',
+        battery_low: false,
+        status: 0,
+      },
+    };
+    expect(checkWire('journal_record', record).join('\n')).toMatch(/\/observation\/left\/flagFallen/);
+    expect(checkWire('journal_record', { ...record, observation: { type: 'clock-ack', at: 1 } })).toEqual([
+      '/observation/type: unknown observation type "clock-ack"',
+    ]);
   });
 });

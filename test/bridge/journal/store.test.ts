@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/bridge/config/load.js';
 import type { Observation } from '../../../src/drivers/observation.js';
 import type { GameSettings, JournalEntry } from '../../../src/bridge/journal/format.js';
+import { checkWire } from '../../../src/bridge/wire/schema.js';
 import { nodeJournalFs, type JournalFs } from '../../../src/bridge/journal/fsio.js';
 import { listJournals, readJournalAll } from '../../../src/bridge/journal/read.js';
 import {
@@ -114,14 +115,22 @@ describe('durability', () => {
     const s = await started({ dir, io, now: () => Date.UTC(2025, 2, 1, 10) });
     await create(s, 'g1', 'b1');
     expect(calls.filter(isGame).map(c => c.op)).toEqual(['write', 'fdatasync']);
-    expect(JSON.parse(readFileSync(join(dir, 'games', 'g1.jsonl'), 'utf8'))).toEqual({
+    const line: unknown = JSON.parse(readFileSync(join(dir, 'games', 'g1.jsonl'), 'utf8'));
+    expect(checkWire('journal_header', line)).toEqual([]);
+    expect(line).toEqual({
       type: 'header',
-      format: 1,
+      format: 2,
       seq: 0,
       game: 'g1',
       board: 'b1',
-      createdAt: '2025-03-01T10:00:00.000Z',
-      settings: SETTINGS,
+      created_at: '2025-03-01T10:00:00.000Z',
+      settings: {
+        edition: SETTINGS.edition,
+        game_type: SETTINGS.gameType,
+        supervision: SETTINGS.supervision,
+        time_control: SETTINGS.timeControl,
+        start_fen: SETTINGS.startFen,
+      },
     });
   });
 });
@@ -386,7 +395,9 @@ describe('with the venue configuration', () => {
     ).unwrap();
     await s.stop();
     const read = (await readJournalAll(join(dir, 'games', `${header.game}.jsonl`))).unwrap();
-    expect(read.header).toEqual(header);
+    // The header keeps the pairing's players and numbers; the board's serial is the config's.
+    const { serial: _serial, ...played } = pairing as NonNullable<typeof pairing> & { serial?: string };
+    expect(read.header).toEqual({ ...header, settings: { ...header.settings, pairing: played } });
     expect(read.header.settings.pairing?.white.name).toBe('Smith, Anna');
   });
 });
