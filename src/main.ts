@@ -16,7 +16,7 @@ import { Daemon } from './bridge/daemon/daemon.js';
 import { DemoVenue, hasProgram, portOr } from './bridge/daemon/demo.js';
 import { type BoardOpener, makeBoardOpener } from './bridge/daemon/drivers.js';
 import { BoardLeds } from './bridge/daemon/leds.js';
-import { engineSupervisor } from './bridge/daemon/engine.js';
+import { engineSupervisor } from './bridge/game/engine.js';
 import { replayJournals } from './bridge/daemon/journalReplay.js';
 import { type Logger, makeLogger } from './bridge/logger.js';
 import { defaultPortsDeps, formatPortsReport, runPorts } from './bridge/ports.js';

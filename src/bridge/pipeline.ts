@@ -33,7 +33,7 @@ import {
 import type { ClockCommand } from '../drivers/dgt/clockCommands.js';
 import type { BoardRegistry, BoardSlot } from './daemon/boards.js';
 import type { BoardOpener } from './daemon/drivers.js';
-import type { SupervisorPort } from './daemon/engine.js';
+import type { SupervisorPort } from './game/engine.js';
 import type { GameLane, GameRegistry, JournalPort } from './daemon/games.js';
 import type { DaemonOutputs } from './daemon/outputs.js';
 import type { Logger } from './logger.js';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { publishedSans } from '../../src/engine/supervisor/record.js';
 import { type CliIo, runCli } from '../../src/bridge/cli.js';
-import { engineSupervisor } from '../../src/bridge/daemon/engine.js';
+import { engineSupervisor } from '../../src/bridge/game/engine.js';
 import { makeEventMessage } from '../../src/bridge/wire/events.js';
 import {
   captureGameId,

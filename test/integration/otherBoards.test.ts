@@ -33,7 +33,7 @@ import { type Config, loadConfig, parseConfig } from '../../src/bridge/config/in
 import { Daemon } from '../../src/bridge/daemon/daemon.js';
 import { DEMO_GAMES, sansOf } from '../../src/bridge/daemon/demoGames.js';
 import { calibrationFileOf, findChessnut, makeBoardOpener } from '../../src/bridge/daemon/drivers.js';
-import { engineSupervisor } from '../../src/bridge/daemon/engine.js';
+import { engineSupervisor } from '../../src/bridge/game/engine.js';
 import { BoardLeds } from '../../src/bridge/daemon/leds.js';
 import { memoryLogger } from '../../src/bridge/logger.js';
 import { parseCalibration } from '../../src/drivers/certabo/calibration.js';

@@ -30,7 +30,7 @@ import { MQTT_BROWSER_BUNDLE, WEB_DIR } from '../web/paths.js';
 import { BoardRegistry } from './boards.js';
 import { type BoardOpener, makeBoardOpener } from './drivers.js';
 import { BoardLeds } from './leds.js';
-import type { SupervisorPort } from './engine.js';
+import type { SupervisorPort } from '../game/engine.js';
 import { GameRegistry } from './games.js';
 import { DaemonOutputs } from './outputs.js';
 import { makeArbiterActions, makeRequestHandlers } from './requestHandlers.js';

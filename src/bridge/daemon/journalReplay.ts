@@ -9,9 +9,9 @@
  */
 import { readJournalAll } from '../journal/index.js';
 import type { GameEvent } from '../../engine/events.js';
-import type { SupervisorPort } from './engine.js';
-import { replayGameRun } from './gameRun.js';
-import { engineSettingsOf } from './gameSpecs.js';
+import type { SupervisorPort } from '../game/engine.js';
+import { replayGameRun } from '../game/gameRun.js';
+import { engineSettingsOf } from '../game/gameSpecs.js';
 import { makeEventMessage } from '../wire/events.js';
 
 const time = (at: number): string => {

@@ -6,7 +6,7 @@
  *   const wake: LaneItem = { kind: 'wake', at: 1747488600300 };
  */
 import type { GameEvent } from '../../engine/events.js';
-import type { GameRun } from '../daemon/gameRun.js';
+import type { GameRun } from '../game/gameRun.js';
 import type { JournalEntry, JournalRecord } from '../journal/index.js';
 
 /** Into a lane: something to journal (then step), or a timer saying time has come to `at`. */

@@ -12,7 +12,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type CliIo, runCli } from '../../../src/bridge/cli.js';
 import { loadConfig } from '../../../src/bridge/config/index.js';
 import { makeBoardOpener } from '../../../src/bridge/daemon/drivers.js';
-import { engineSupervisor } from '../../../src/bridge/daemon/engine.js';
+import { engineSupervisor } from '../../../src/bridge/game/engine.js';
 import { memoryLogger } from '../../../src/bridge/logger.js';
 import { nodeCaptureIo, replayCaptures } from '../../../src/bridge/replayCapture.js';
 import { parseCapture } from '../../../src/drivers/capture.js';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { INITIAL_FEN } from 'chessops/fen';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type CliIo, runCli } from '../../../src/bridge/cli.js';
-import { engineSupervisor } from '../../../src/bridge/daemon/engine.js';
+import { engineSupervisor } from '../../../src/bridge/game/engine.js';
 import { replayJournals } from '../../../src/bridge/daemon/journalReplay.js';
 import { JournalStore } from '../../../src/bridge/journal/index.js';
 import { nodeCaptureIo, replayCaptures } from '../../../src/bridge/replayCapture.js';
