@@ -24,7 +24,7 @@ import { MqttConnection, type MqttTlsOptions } from '../mqtt/client.js';
 import { EmbeddedBroker } from '../mqtt/embeddedBroker.js';
 import { EventPublisher } from '../mqtt/publisher.js';
 import { serveRequests$ } from '../mqtt/requests.js';
-import { makePipeline$ } from '../pipeline.js';
+import { makePipeline$ } from './pipeline.js';
 import { SseHub, sseFilters } from '../web/sse.js';
 import { MQTT_BROWSER_BUNDLE, WEB_DIR } from '../web/paths.js';
 import { BoardRegistry } from './boards.js';
