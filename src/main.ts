@@ -13,7 +13,7 @@ import { asyncScheduler, finalize, firstValueFrom, type Observable, Subject, tak
 import { runCli, type DemoRequest, type SimulateRequest } from './bridge/cli/cli.js';
 import { type Config, loadConfig, unknownEnvNames } from './bridge/config/index.js';
 import { Daemon } from './bridge/daemon/daemon.js';
-import { DemoVenue, hasProgram, portOr } from './bridge/daemon/demo.js';
+import { DemoVenue, hasProgram, portOr } from './bridge/simulate/demo.js';
 import { type BoardOpener, makeBoardOpener } from './bridge/daemon/drivers.js';
 import { BoardLeds } from './bridge/daemon/leds.js';
 import { engineSupervisor } from './bridge/game/engine.js';

@@ -31,7 +31,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { type Config, loadConfig, parseConfig } from '../../src/bridge/config/index.js';
 import { Daemon } from '../../src/bridge/daemon/daemon.js';
-import { DEMO_GAMES, sansOf } from '../../src/bridge/daemon/demoGames.js';
+import { DEMO_GAMES, sansOf } from '../../src/bridge/simulate/demoGames.js';
 import { calibrationFileOf, findChessnut, makeBoardOpener } from '../../src/bridge/daemon/drivers.js';
 import { engineSupervisor } from '../../src/bridge/game/engine.js';
 import { BoardLeds } from '../../src/bridge/daemon/leds.js';
