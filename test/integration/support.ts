@@ -19,7 +19,7 @@ import { demoSteps } from '../../src/bridge/simulate/demo.js';
 import { DEMO_GAMES, sansOf, type DemoGame } from '../../src/bridge/simulate/demoGames.js';
 import { DgtBoardEmulator } from '../../src/drivers/dgt/emulator.js';
 import type { ScriptStep } from '../../src/drivers/dgt/emulatorScript.js';
-import { EmulatedBoardOnPty } from '../../src/drivers/transport/emulatorHost.js';
+import { EmulatedBoardOnPty } from '../../src/emulators/emulatorHost.js';
 import { PROJECT_ROOT } from '../support/shared.js';
 import { adoptPtyPair, makeLinkDir } from '../support/pty.js';
 import type { WireName } from '../../src/bridge/wire/schema.js';

@@ -41,7 +41,7 @@ import { dgtSession$ } from '../../drivers/dgt/session.js';
 import type { Observation } from '../../drivers/observation.js';
 import { createMemoryLink, type MemoryTransport } from '../../drivers/transport/memory.js';
 import type { ScriptStep } from '../../drivers/dgt/emulatorScript.js';
-import { EmulatedBoardOnPty } from '../../drivers/transport/emulatorHost.js';
+import { EmulatedBoardOnPty } from '../../emulators/emulatorHost.js';
 import { generateHandling } from '../../engine/handling/index.js';
 import { parseSan } from 'chessops/san';
 import type { BoardConfig } from '../config/index.js';

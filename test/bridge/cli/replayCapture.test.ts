@@ -27,7 +27,7 @@ import { MillenniumEmulator } from '../../../src/drivers/millennium/emulator.js'
 import { millenniumBoard } from '../../../src/drivers/millennium/emulatorRunner.js';
 import { millenniumSession$ } from '../../../src/drivers/millennium/session.js';
 import type { Observation } from '../../../src/drivers/observation.js';
-import { BoardEmulatorRunner } from '../../../src/drivers/transport/boardEmulatorHost.js';
+import { BoardEmulatorRunner } from '../../../src/emulators/boardEmulatorHost.js';
 import { createMemoryLink } from '../../../src/drivers/transport/memory.js';
 import type { Transport } from '../../../src/drivers/transport/transport.js';
 import { generateForGame } from '../../../src/engine/handling/generator.js';

@@ -19,7 +19,7 @@ import { parseCapture } from '../../../src/drivers/capture.js';
 import { DgtBoardEmulator } from '../../../src/drivers/dgt/emulator.js';
 import { scriptFromSans } from '../../../src/drivers/dgt/emulatorScript.js';
 import type { Observation } from '../../../src/drivers/observation.js';
-import { EmulatedBoardOnPty } from '../../../src/drivers/transport/emulatorHost.js';
+import { EmulatedBoardOnPty } from '../../../src/emulators/emulatorHost.js';
 import { decodePgnBytes } from '../../../src/engine/pgnRead.js';
 import { adoptPtyPair, closeAllPtyPairs, makeLinkDir, waitFor } from '../../support/pty.js';
 
