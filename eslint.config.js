@@ -1,5 +1,7 @@
 // ESLint flat config. Layer boundaries from docs/architecture.md are enforced here:
-// src/engine is pure rules (chessops only), src/drivers is bytes <-> observations.
+// src/engine is pure rules (chessops only), src/drivers is bytes <-> observations, src/emulators
+// serves the drivers' emulator cores (above the drivers, below the bridge). The ranks inside
+// src/bridge are checked by the import graph (test/architecture/importGraph.ts).
 import tseslint from 'typescript-eslint';
 
 const IO_LIBRARIES = [
@@ -52,8 +54,8 @@ export default tseslint.config(
               message: 'src/engine is pure: no Node or I/O libraries (docs/architecture.md).',
             },
             {
-              group: ['**/drivers/**', '**/bridge/**'],
-              message: 'src/engine must not import from src/drivers or src/bridge.',
+              group: ['**/drivers/**', '**/emulators/**', '**/bridge/**'],
+              message: 'src/engine must not import from src/drivers, src/emulators or src/bridge.',
             },
           ],
         },
@@ -62,7 +64,8 @@ export default tseslint.config(
   },
   {
     files: ['src/drivers/**/*.ts'],
-    ignores: ['src/drivers/transport/**'],
+    // The transports, and the file that keeps a Certabo calibration on disk.
+    ignores: ['src/drivers/transport/**', 'src/drivers/certabo/calibrationFile.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -73,8 +76,8 @@ export default tseslint.config(
               message: 'Codecs are pure: only src/drivers/transport touches devices.',
             },
             {
-              group: ['**/engine/**', '**/bridge/**'],
-              message: 'src/drivers must not import from src/engine or src/bridge.',
+              group: ['**/engine/**', '**/emulators/**', '**/bridge/**'],
+              message: 'src/drivers must not import from src/engine, src/emulators or src/bridge.',
             },
           ],
         },
@@ -82,15 +85,32 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/drivers/transport/**/*.ts'],
+    files: ['src/drivers/transport/**/*.ts', 'src/drivers/certabo/calibrationFile.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              group: ['**/engine/**', '**/bridge/**'],
-              message: 'src/drivers must not import from src/engine or src/bridge.',
+              group: ['**/engine/**', '**/emulators/**', '**/bridge/**'],
+              message: 'src/drivers must not import from src/engine, src/emulators or src/bridge.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/emulators/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/bridge/**'],
+              message:
+                'src/emulators must not import from src/bridge (the demo and simulate use the emulators).',
             },
           ],
         },

@@ -1,7 +1,7 @@
 /**
  * Engine throughput: how many sensor events per second one core pushes through recognition alone
  * and through recognition + supervision, the path the daemon takes for every board input
- * (`engineSupervisor().step`, src/bridge/daemon/engine.ts). A fixed sample of corpus games (seeded)
+ * (`engineSupervisor().step`, src/bridge/game/engine.ts). A fixed sample of corpus games (seeded)
  * is turned into human-handling event streams first, with the settle and gesture-hold ticks the
  * daemon would add (gameRun.ts); only feeding them is timed. Every round is checked: recognition
  * must give exactly the recorded moves with no false event, supervision the recorded moves up to
@@ -23,7 +23,7 @@ import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { engineSupervisor } from '../src/bridge/daemon/engine.js';
+import { engineSupervisor } from '../src/bridge/game/engine.js';
 import type { SupervisorState } from '../src/engine/supervisor/index.js';
 import { getProfile } from '../src/engine/editions.js';
 import type { GameEvent, GameSettings, SupervisorInput } from '../src/engine/events.js';

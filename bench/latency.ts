@@ -19,10 +19,10 @@ import { pathToFileURL } from 'node:url';
 import { connect } from 'mqtt';
 import { lastValueFrom, tap } from 'rxjs';
 import { stringify } from 'yaml';
-import { DEMO_GAMES, sansOf } from '../src/bridge/daemon/demoGames.js';
+import { DEMO_GAMES, sansOf } from '../src/bridge/simulate/demoGames.js';
 import { DgtBoardEmulator } from '../src/drivers/dgt/emulator.js';
 import { scriptFromSans } from '../src/drivers/dgt/emulatorScript.js';
-import { EmulatedBoardOnPty } from '../src/drivers/transport/emulatorHost.js';
+import { EmulatedBoardOnPty } from '../src/emulators/emulatorHost.js';
 import { startMosquitto, waitFor } from '../test/support/mosquitto.js';
 import { makeRecorder, writeReportSection } from './report.js';
 

@@ -30,7 +30,7 @@ import {
   throwError,
   timer,
 } from 'rxjs';
-import { backoffDelay, type Backoff } from './dgt/session.js';
+import { backoffDelay, type Backoff } from './backoff.js';
 import {
   detectOrientation,
   type IdentityObservation,

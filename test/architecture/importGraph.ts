@@ -3,8 +3,12 @@
  * type-only ones too: they are arrows of the architecture as much as the others) and checks it:
  * no cycle between files (strongly connected components of more than one file, or a file that
  * imports itself) and no import up a layer. The layers, lowest first (docs/architecture.md):
- * `engine` and `drivers` (neither imports the other), then `bridge`; inside `bridge`, `wire` (the
- * public contract) imports only the engine and itself.
+ * `engine` and `drivers` (neither imports the other), `emulators` (above the drivers), then
+ * `bridge`. Inside `bridge`, `wire` (the public contract) imports only the engine and itself, and
+ * the folders have ranks, lowest first: wire; the infrastructure (config, journal, mqtt, http,
+ * feed, web, pairings and the files directly in src/bridge/); game; stages; daemon; simulate;
+ * cli. A file imports only from its own rank or below, and only simulate and cli import the
+ * emulators.
  *
  *   const { cycles, upward } = checkImports(readImportGraph(root));
  */
@@ -76,15 +80,44 @@ const cyclesOf = (graph: ImportGraph): string[][] => {
   return out;
 };
 
+/** The ranks inside src/bridge, lowest first; a file imports only from its own rank or below. */
+const BRIDGE_RANKS = ['wire', 'infrastructure', 'game', 'stages', 'daemon', 'simulate', 'cli'] as const;
+type BridgeRank = (typeof BRIDGE_RANKS)[number];
+
+/** The folders of src/bridge that make up its infrastructure (with the files directly in it). */
+const INFRASTRUCTURE = new Set(['config', 'journal', 'mqtt', 'http', 'feed', 'web', 'pairings']);
+
+/** The rank of a file of src/bridge, or undefined for a folder no rank names. */
+const bridgeRank = (file: string): BridgeRank | undefined => {
+  const parts = file.slice('src/bridge/'.length).split('/');
+  const dir = parts[0] ?? '';
+  if (parts.length === 1 || INFRASTRUCTURE.has(dir)) return 'infrastructure';
+  return BRIDGE_RANKS.find(rank => rank === dir);
+};
+
 /** Why `from` may not import `to`, or undefined when it may. */
 const layerProblem = (from: string, to: string): string | undefined => {
   const under = (f: string, dir: string): boolean => f.startsWith(`src/${dir}/`);
-  if (under(from, 'engine') && (under(to, 'bridge') || under(to, 'drivers')))
-    return 'the engine imports nothing of the drivers or the bridge';
-  if (under(from, 'drivers') && (under(to, 'bridge') || under(to, 'engine')))
-    return 'the drivers import nothing of the engine or the bridge';
+  if (under(from, 'engine') && (under(to, 'bridge') || under(to, 'drivers') || under(to, 'emulators')))
+    return 'the engine imports nothing of the drivers, the emulators or the bridge';
+  if (under(from, 'drivers') && (under(to, 'bridge') || under(to, 'engine') || under(to, 'emulators')))
+    return 'the drivers import nothing of the engine, the emulators or the bridge';
+  if (under(from, 'emulators') && under(to, 'bridge')) return 'the emulators import nothing of the bridge';
   if (under(from, 'bridge/wire') && !under(to, 'bridge/wire') && !under(to, 'engine'))
     return 'the wire (the public contract) imports only the engine and itself';
+  if (!under(from, 'bridge')) return undefined;
+  const rank = bridgeRank(from);
+  if (rank === undefined)
+    return `${dirname(from)}/ has no rank in the bridge (test/architecture/importGraph.ts)`;
+  const at = BRIDGE_RANKS.indexOf(rank);
+  if (under(to, 'emulators') && at < BRIDGE_RANKS.indexOf('simulate'))
+    return `only simulate and cli import the emulators, not ${rank} (the daemon reads real boards)`;
+  if (!under(to, 'bridge')) return undefined;
+  const toRank = bridgeRank(to);
+  if (toRank === undefined)
+    return `${dirname(to)}/ has no rank in the bridge (test/architecture/importGraph.ts)`;
+  if (BRIDGE_RANKS.indexOf(toRank) > at)
+    return `${rank} imports nothing of ${toRank} (the bridge's ranks, lowest first: ${BRIDGE_RANKS.join(', ')})`;
   return undefined;
 };
 

@@ -24,12 +24,12 @@ import { DgtBoardEmulator } from '../../src/drivers/dgt/emulator.js';
 import { DgtEmulatorRunner } from '../../src/drivers/dgt/emulatorRunner.js';
 import { MillenniumEmulator } from '../../src/drivers/millennium/emulator.js';
 import { millenniumBoard } from '../../src/drivers/millennium/emulatorRunner.js';
-import type { EmulatedBoard } from '../../src/drivers/transport/boardEmulatorHost.js';
-import { EmulatedBoardOnPty } from '../../src/drivers/transport/emulatorHost.js';
+import type { EmulatedBoard } from '../../src/drivers/emulatedBoard.js';
+import { EmulatedBoardOnPty } from '../../src/emulators/emulatorHost.js';
 import { type HidBackend, HidUnavailableError } from '../../src/drivers/transport/hidBackend.js';
 import { createMemoryLink } from '../../src/drivers/transport/memory.js';
 import { SerialTransport } from '../../src/drivers/transport/serial.js';
-import { SerialBoardOnPty } from '../../src/drivers/transport/serialBoardHost.js';
+import { SerialBoardOnPty } from '../../src/emulators/serialBoardHost.js';
 import { adoptPtyPair, closeAllPtyPairs, makeLinkDir, openPtyPair } from '../support/pty.js';
 import { PROJECT_ROOT } from '../support/shared.js';
 

@@ -21,7 +21,7 @@ import { CertaboEmulator } from '../../src/drivers/certabo/emulator.js';
 import { certaboBoard } from '../../src/drivers/certabo/emulatorRunner.js';
 import { MillenniumEmulator } from '../../src/drivers/millennium/emulator.js';
 import { millenniumBoard } from '../../src/drivers/millennium/emulatorRunner.js';
-import type { EmulatedBoard } from '../../src/drivers/transport/boardEmulatorHost.js';
+import type { EmulatedBoard } from '../../src/drivers/emulatedBoard.js';
 import {
   type HidBackend,
   type HidDeviceInfo,
@@ -29,7 +29,7 @@ import {
   loadHidBackend,
 } from '../../src/drivers/transport/hidBackend.js';
 import { SerialTransport } from '../../src/drivers/transport/serial.js';
-import { SerialBoardOnPty } from '../../src/drivers/transport/serialBoardHost.js';
+import { SerialBoardOnPty } from '../../src/emulators/serialBoardHost.js';
 import { adoptPtyPair, closeAllPtyPairs, makeLinkDir, openPtyPair } from '../support/pty.js';
 
 const FAST = { listenMs: 500, versionTimeoutMs: 800 };

@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type CliIo, runCli, type SimulateRequest } from '../../src/bridge/cli.js';
+import { type CliIo, runCli, type SimulateRequest } from '../../src/bridge/cli/cli.js';
 import { GameLibrary, type SimGame } from '../../src/bridge/simulate/games.js';
 import { gameScript } from '../../src/bridge/simulate/script.js';
 import { stepsOfEvents } from '../../src/bridge/simulate/steps.js';

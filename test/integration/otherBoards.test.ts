@@ -31,9 +31,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { type Config, loadConfig, parseConfig } from '../../src/bridge/config/index.js';
 import { Daemon } from '../../src/bridge/daemon/daemon.js';
-import { DEMO_GAMES, sansOf } from '../../src/bridge/daemon/demoGames.js';
+import { DEMO_GAMES, sansOf } from '../../src/bridge/simulate/demoGames.js';
 import { calibrationFileOf, findChessnut, makeBoardOpener } from '../../src/bridge/daemon/drivers.js';
-import { engineSupervisor } from '../../src/bridge/daemon/engine.js';
+import { engineSupervisor } from '../../src/bridge/game/engine.js';
 import { BoardLeds } from '../../src/bridge/daemon/leds.js';
 import { memoryLogger } from '../../src/bridge/logger.js';
 import { parseCalibration } from '../../src/drivers/certabo/calibration.js';
@@ -44,7 +44,7 @@ import { MillenniumEmulator } from '../../src/drivers/millennium/emulator.js';
 import { millenniumBoard } from '../../src/drivers/millennium/emulatorRunner.js';
 import type { Observation } from '../../src/drivers/observation.js';
 import { type LedGroup, pieceLetterOf } from '../../src/drivers/observationExtra.js';
-import { EmulatedChessnutOnHid } from '../../src/drivers/transport/chessnutHidHost.js';
+import { EmulatedChessnutOnHid } from '../../src/emulators/chessnutHidHost.js';
 import type { HidPort } from '../../src/drivers/transport/hid.js';
 import {
   type HidBackend,
@@ -52,7 +52,7 @@ import {
   type HidHandle,
   HidUnavailableError,
 } from '../../src/drivers/transport/hidBackend.js';
-import { SerialBoardOnPty } from '../../src/drivers/transport/serialBoardHost.js';
+import { SerialBoardOnPty } from '../../src/emulators/serialBoardHost.js';
 import { generateHandling } from '../../src/engine/handling/index.js';
 import { startMosquitto, type Mosquitto } from '../support/mosquitto.js';
 import { adoptPtyPair, closeAllPtyPairs, makeLinkDir } from '../support/pty.js';

@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PtyPair } from '../../src/drivers/transport/ptyPair.js';
+import { PtyPair } from '../../src/emulators/ptyPair.js';
 
 interface Opened {
   readonly pair: PtyPair;

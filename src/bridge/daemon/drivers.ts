@@ -51,7 +51,7 @@ import { dgtBusSession$ } from '../../drivers/dgt/sessionBus.js';
 import { millenniumSerialOptions, millenniumSession$ } from '../../drivers/millennium/session.js';
 import type { LinkObservation, Observation, ObservationType } from '../../drivers/observation.js';
 import type { BoardObservation, LedGroup } from '../../drivers/observationExtra.js';
-import { fileCalibrationStore } from '../../drivers/transport/calibrationFileHost.js';
+import { fileCalibrationStore } from '../../drivers/certabo/calibrationFile.js';
 import { HidTransport } from '../../drivers/transport/hid.js';
 import {
   type HidBackend,

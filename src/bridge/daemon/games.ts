@@ -21,10 +21,16 @@ import type { Logger } from '../logger.js';
 import type { JsonValue } from '../mqtt/topics.js';
 import type { StepOutcome, LaneItem } from '../stages/types.js';
 import type { BoardRegistry } from './boards.js';
-import type { SupervisorPort } from './engine.js';
-import { type GameRun, startGameRun } from './gameRun.js';
-import { engineSettingsOf, gameInfoOf, nextPairing, journalSettingsOf, pairingGameId } from './gameSpecs.js';
-import { type GameView, startView } from './gameView.js';
+import type { SupervisorPort } from '../game/engine.js';
+import { type GameRun, startGameRun } from '../game/gameRun.js';
+import {
+  engineSettingsOf,
+  gameInfoOf,
+  nextPairing,
+  journalSettingsOf,
+  pairingGameId,
+} from '../game/gameSpecs.js';
+import { type GameView, startView } from '../game/gameView.js';
 import { Inbox } from './inbox.js';
 
 /** What the registry needs of the journal (JournalStore implements it). */

@@ -24,7 +24,7 @@ import type { MqttClientHealth } from '../mqtt/client.js';
 import type { GameOutputs } from '../stages/publishGame.js';
 import type { BoardRegistry } from './boards.js';
 import type { BoardLeds } from './leds.js';
-import { type GameView, liveGameOf, makeGamePgn, makeSnapshot } from './gameView.js';
+import { type GameView, liveGameOf, makeGamePgn, makeSnapshot } from '../game/gameView.js';
 import type { WebAlert, WebGameSnapshot } from '../web/contract.js';
 import { parseReadableTimeControl } from '../../engine/timeControl.js';
 

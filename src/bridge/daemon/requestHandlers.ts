@@ -29,7 +29,7 @@ import {
 } from '../mqtt/requestSchemas.js';
 import type { BoardRegistry } from './boards.js';
 import type { GameRegistry } from './games.js';
-import { journalSettingsOf, readableTimeControl } from './gameSpecs.js';
+import { journalSettingsOf, readableTimeControl } from '../game/gameSpecs.js';
 import { INITIAL_FEN } from 'chessops/fen';
 import { Game } from '../../engine/game.js';
 

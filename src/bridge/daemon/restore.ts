@@ -9,16 +9,16 @@
  *   const summary = await restoreGames(report, { dir, games, engine, outputs, republish, config, log });
  *   // { resumed: 3, events: 412, republished: 17, finished: 9 }
  */
-import type { SupervisorPort } from './engine.js';
+import type { SupervisorPort } from '../game/engine.js';
 import type { GameRegistry } from './games.js';
 import type { DaemonOutputs } from './outputs.js';
 import type { Config } from '../config/index.js';
 import { listJournals, readJournalAll, type StartReport } from '../journal/index.js';
 import type { Logger } from '../logger.js';
 import type { EventMessage } from '../mqtt/topics.js';
-import { replayGameRun } from './gameRun.js';
-import { engineSettingsOf, gameInfoOf } from './gameSpecs.js';
-import { foldView, startView } from './gameView.js';
+import { replayGameRun } from '../game/gameRun.js';
+import { engineSettingsOf, gameInfoOf } from '../game/gameSpecs.js';
+import { foldView, startView } from '../game/gameView.js';
 import { makeEventMessage } from '../wire/events.js';
 
 export interface RestoreContext {

@@ -15,7 +15,7 @@ import { LINK_BYTES_PER_SECOND } from '../../drivers/dgt/constants.js';
 import { getProfile } from '../../engine/editions.js';
 import { decodePgnBytes } from '../../engine/pgnRead.js';
 import { loadConfig } from '../config/index.js';
-import { hasProgram } from '../daemon/demo.js';
+import { hasProgram } from './demo.js';
 import { GameLibrary } from './games.js';
 import type { SimulateRequest } from './request.js';
 import { RAPID_LAWS, type SimRecord, SimulatedVenue, STANDARD_LAWS } from './venue.js';

@@ -38,7 +38,7 @@ import { stringify } from 'yaml';
 import { DgtBoardEmulator } from '../../drivers/dgt/emulator.js';
 import { DgtBusLine } from '../../drivers/dgt/emulatorBus.js';
 import type { ScriptStep } from '../../drivers/dgt/emulatorScript.js';
-import { EmulatedBoardOnPty } from '../../drivers/transport/emulatorHost.js';
+import { EmulatedBoardOnPty } from '../../emulators/emulatorHost.js';
 import { deriveSeed } from '../../engine/handling/index.js';
 import type { GameLibrary, SimGame } from './games.js';
 import { type ClockSetting, gameScript, type Pace } from './script.js';

@@ -8,7 +8,7 @@
  */
 import { type OperatorFunction, scan, tap } from 'rxjs';
 import type { GameEvent } from '../../engine/events.js';
-import { type GameView, foldView } from '../daemon/gameView.js';
+import { type GameView, foldView } from '../game/gameView.js';
 import { makeAlertMessage, makeEventMessage } from '../wire/events.js';
 import type { Logger } from '../logger.js';
 import type { EventMessage } from '../mqtt/topics.js';

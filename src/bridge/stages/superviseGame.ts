@@ -7,8 +7,8 @@
  *   // { run, events: [{ type: 'move', seq: 12, … }], record }
  */
 import { type OperatorFunction, scan } from 'rxjs';
-import type { SupervisorPort } from '../daemon/engine.js';
-import { type GameRun, stepGameRun } from '../daemon/gameRun.js';
+import type { SupervisorPort } from '../game/engine.js';
+import { type GameRun, stepGameRun } from '../game/gameRun.js';
 import type { Journaled, Stepped } from './types.js';
 
 export interface SuperviseDeps {

@@ -4,16 +4,17 @@
  * bound to the board, and may start that board's next pairing (its serial is known and the
  * pieces stand in the start position). Link changes and new serial numbers are logged at info.
  *
- *   observations$.pipe(trackBoard({ id: 'b-01', boards, games, log }))
+ *   observations$.pipe(trackBoard({ id: 'b-01', boards, route, consider, log }))
  */
 import { type MonoTypeOperatorFunction, tap } from 'rxjs';
 import type { Observation } from '../../drivers/observation.js';
-import type { BoardRegistry } from '../daemon/boards.js';
 import type { Logger } from '../logger.js';
+import type { TrackedBoards } from './types.js';
 
 export interface TrackBoardDeps {
   readonly id: string;
-  readonly boards: BoardRegistry;
+  /** The board registry (the daemon's BoardRegistry), as far as this stage uses it. */
+  readonly boards: TrackedBoards;
   /** Journals an observation into the board's game (GameRegistry.route). */
   readonly route: (board: string, o: Observation) => void;
   /** Starts the board's next pairing when it is ready (GameRegistry.considerBoard). */

@@ -1,12 +1,14 @@
 /**
- * What flows between the stages of a game's lane (pipeline.ts): entries to journal, timer wakes,
- * journaled records, and the supervisor's steps.
+ * What flows between the stages of a game's lane (daemon/pipeline.ts): entries to journal, timer
+ * wakes, journaled records, and the supervisor's steps; and what the board stage needs of the
+ * board registry (`TrackedBoards`: the stages import nothing of the daemon).
  *
  *   const item: LaneItem = { kind: 'entry', entry: { type: 'observation', board: 'b-01', observation } };
  *   const wake: LaneItem = { kind: 'wake', at: 1747488600300 };
  */
+import type { Observation } from '../../drivers/observation.js';
 import type { GameEvent } from '../../engine/events.js';
-import type { GameRun } from '../daemon/gameRun.js';
+import type { GameRun } from '../game/gameRun.js';
 import type { JournalEntry, JournalRecord } from '../journal/index.js';
 
 /** Into a lane: something to journal (then step), or a timer saying time has come to `at`. */
@@ -46,3 +48,17 @@ export type StepOutcome =
       readonly run: GameRun;
     }
   | { readonly ok: false; readonly error: Error };
+
+/**
+ * What the board stage (trackBoard.ts) uses of the board registry. The daemon's `BoardRegistry`
+ * has this shape; it is declared here so the stages need nothing of the daemon.
+ */
+export interface TrackedBoards {
+  /** Folds an observation into the board's status → what it changed. */
+  observe(
+    id: string,
+    o: Observation,
+  ): { readonly link: boolean; readonly serial: boolean; readonly squares: boolean };
+  /** The board as the registry knows it now (its serial number: reported, else configured). */
+  get(id: string): { readonly status: { readonly serial: string | undefined } } | undefined;
+}

@@ -17,7 +17,7 @@ import {
   switchMap,
   timer,
 } from 'rxjs';
-import { type GameRun, nextWakeAt } from '../daemon/gameRun.js';
+import { type GameRun, nextWakeAt } from '../game/gameRun.js';
 
 export interface WakeDeps {
   readonly scheduler: SchedulerLike;

@@ -7,7 +7,7 @@
  *   const board = new CertaboEmulator({ noise: { seed: 1, squares: 6 } });
  *   const runner = new BoardEmulatorRunner({ transport, board: certaboBoard(board, { frameMs: 500 }) });
  */
-import type { EmulatedBoard } from '../transport/boardEmulatorHost.js';
+import type { EmulatedBoard } from '../emulatedBoard.js';
 import type { CertaboEmulator } from './emulator.js';
 
 export interface CertaboBoardOptions {

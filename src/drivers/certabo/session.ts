@@ -49,7 +49,8 @@ import {
   throwError,
   timer,
 } from 'rxjs';
-import { type Backoff, LinkSilentError, sessionNow } from '../dgt/session.js';
+import type { Backoff } from '../backoff.js';
+import { LinkSilentError, sessionNow } from '../dgt/session.js';
 import type { LinkObservation, Orientation } from '../observation.js';
 import { type BoardObservation, type LedGroup, ledSquares } from '../observationExtra.js';
 import { alongside, PacedWriter, sessionAttempts$, SnapshotTracker } from '../sessionKit.js';

@@ -1,6 +1,6 @@
 /**
  * The Certabo session's calibration side (reference §2.6): where a calibration is stored (a
- * `CalibrationStore`; transport/calibrationFileHost.ts keeps it in a JSON file), the
+ * `CalibrationStore`; calibrationFile.ts keeps it in a JSON file), the
  * observation that reports its state, the LED pattern shown while calibrating, and a learner that
  * collects RFID scans of the start position and learns from the newest `samples` of them,
  * sliding on until a calibration succeeds.

@@ -7,7 +7,7 @@
  *   const board = new ChessnutEmulator({ link: 'usb' });
  *   const runner = new BoardEmulatorRunner({ transport: device, board: chessnutBoard(board) });
  */
-import type { EmulatedBoard } from '../transport/boardEmulatorHost.js';
+import type { EmulatedBoard } from '../emulatedBoard.js';
 import type { ChessnutEmulator } from './emulator.js';
 
 export interface ChessnutBoardOptions {

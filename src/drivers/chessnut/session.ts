@@ -36,7 +36,8 @@ import {
   throwError,
   timer,
 } from 'rxjs';
-import { type Backoff, LinkSilentError, sessionNow } from '../dgt/session.js';
+import type { Backoff } from '../backoff.js';
+import { LinkSilentError, sessionNow } from '../dgt/session.js';
 import {
   alongside,
   every$,

@@ -3,7 +3,7 @@
  * every command the host sends, plays timed scripts at a speed factor, sends the periodic clock
  * messages, and injects faults (split writes, garbage, dropped updates, a pulled cable). Time
  * comes from the injected scheduler, so it runs under virtual time on a memory link as well as
- * on a real serial line (transport/emulatorHost.ts serves it on a PTY path).
+ * on a real serial line (src/emulators/emulatorHost.ts serves it on a PTY path).
  *
  *   const runner = new DgtEmulatorRunner({ transport: link.device, emulator: new DgtBoardEmulator() });
  *   runner.start();

@@ -43,21 +43,13 @@ import {
   timeout,
   timer,
 } from 'rxjs';
+import { type Backoff, backoffDelay } from '../backoff.js';
 import type { LinkObservation, Observation, Orientation } from '../observation.js';
 import { type Transport, monotonicNow } from '../transport/transport.js';
 import type { ClockCommand } from './clockCommands.js';
 import { DgtDecoder } from './codec.js';
 import { type DgtCommand, makeCommand } from './commands.js';
 import { BoardView } from './sessionMirror.js';
-
-export interface Backoff {
-  /** Delay before the first reconnection attempt, ms; default 500. */
-  readonly initialMs?: number;
-  /** Longest delay, ms; default 8000. */
-  readonly maxMs?: number;
-  /** Growth per failed attempt; default 2. */
-  readonly factor?: number;
-}
 
 export interface DgtSessionOptions {
   /** Timers (handshake, keepalive, silence, back-off, settle); default asyncScheduler. */
@@ -107,13 +99,6 @@ export class LinkSilentError extends Error {
     this.name = 'LinkSilentError';
   }
 }
-
-/** Delay before reconnection attempt `n` (1-based). */
-export const backoffDelay = (n: number, b: Backoff = {}): number => {
-  const initial = b.initialMs ?? 500;
-  const max = b.maxMs ?? 8000;
-  return Math.min(max, initial * (b.factor ?? 2) ** Math.max(0, n - 1));
-};
 
 const describeError = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 

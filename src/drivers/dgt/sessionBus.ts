@@ -50,7 +50,8 @@ import { makeCommand } from './commands.js';
 import { DEFAULT_BUFFER_CAP } from './constants.js';
 import { DgtFramer, type FrameSink } from './framing.js';
 import { frameError, observeMessage } from './observe.js';
-import { type Backoff, backoffDelay, LinkSilentError, sessionNow } from './session.js';
+import { type Backoff, backoffDelay } from '../backoff.js';
+import { LinkSilentError, sessionNow } from './session.js';
 import { BusClockPlan } from './sessionBusClock.js';
 import { BoardView } from './sessionMirror.js';
 

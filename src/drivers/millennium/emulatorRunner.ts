@@ -8,7 +8,7 @@
  *   const board = new MillenniumEmulator({ parity: false }); // 7-bit bytes, as a 7O1 UART delivers them
  *   const runner = new BoardEmulatorRunner({ transport, board: millenniumBoard(board) });
  */
-import type { EmulatedBoard } from '../transport/boardEmulatorHost.js';
+import type { EmulatedBoard } from '../emulatedBoard.js';
 import { makeCommand } from './commands.js';
 import type { MillenniumEmulator } from './emulator.js';
 import { REGISTER, REPORT_MODE } from './protocol.js';

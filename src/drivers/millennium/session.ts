@@ -39,7 +39,8 @@ import {
   timer,
   BehaviorSubject,
 } from 'rxjs';
-import { type Backoff, LinkSilentError, sessionNow } from '../dgt/session.js';
+import type { Backoff } from '../backoff.js';
+import { LinkSilentError, sessionNow } from '../dgt/session.js';
 import type { LinkObservation, Orientation } from '../observation.js';
 import type { BoardObservation, LedGroup } from '../observationExtra.js';
 import type { Transport } from '../transport/transport.js';

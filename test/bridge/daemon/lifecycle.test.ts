@@ -12,11 +12,11 @@ import { asyncScheduler, Observable, type Subscriber, type Subscription } from '
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../../src/bridge/config/index.js';
 import { Daemon } from '../../../src/bridge/daemon/daemon.js';
-import { engineSupervisor } from '../../../src/bridge/daemon/engine.js';
+import { engineSupervisor } from '../../../src/bridge/game/engine.js';
 import { memoryLogger } from '../../../src/bridge/logger.js';
 import { START_SQUARES, type Observation } from '../../../src/drivers/observation.js';
 import { waitFor } from '../../support/mosquitto.js';
-import { observationsOfGame } from './support.js';
+import { observationsOfGame } from '../game/support.js';
 
 const now = (): number => performance.timeOrigin + performance.now();
 const OPENING = ['e4', 'e5', 'Nf3', 'Nc6', 'Bc4', 'Bc5'];

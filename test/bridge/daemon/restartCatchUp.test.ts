@@ -12,13 +12,13 @@
  */
 import { Chess } from 'chessops';
 import { describe, expect, it } from 'vitest';
-import { engineSupervisor } from '../../../src/bridge/daemon/engine.js';
-import { nextWakeAt, replayGameRun, stepGameRun, type GameRun } from '../../../src/bridge/daemon/gameRun.js';
+import { engineSupervisor } from '../../../src/bridge/game/engine.js';
+import { nextWakeAt, replayGameRun, stepGameRun, type GameRun } from '../../../src/bridge/game/gameRun.js';
 import { squaresOf } from '../../../src/drivers/dgt/emulatorScript.js';
 import type { ClockSide, Observation, SquareContent } from '../../../src/drivers/observation.js';
 import type { JournalRecord } from '../../../src/bridge/journal/index.js';
 import type { GameEvent, GameSettings } from '../../../src/engine/events.js';
-import { face, movesOf, observationsOfGame, recordsOf } from './support.js';
+import { face, movesOf, observationsOfGame, recordsOf } from '../game/support.js';
 
 const settings: GameSettings = {
   game: 'r1-b4',

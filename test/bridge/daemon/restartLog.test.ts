@@ -11,14 +11,14 @@
  */
 import { Chess } from 'chessops';
 import { describe, expect, it } from 'vitest';
-import { engineSupervisor } from '../../../src/bridge/daemon/engine.js';
+import { engineSupervisor } from '../../../src/bridge/game/engine.js';
 import { restartEntry } from '../../../src/bridge/daemon/games.js';
-import { nextWakeAt, replayGameRun, stepGameRun, type GameRun } from '../../../src/bridge/daemon/gameRun.js';
+import { nextWakeAt, replayGameRun, stepGameRun, type GameRun } from '../../../src/bridge/game/gameRun.js';
 import type { JournalRecord } from '../../../src/bridge/journal/index.js';
 import { squaresOf } from '../../../src/drivers/dgt/emulatorScript.js';
 import type { LogRecord, Observation } from '../../../src/drivers/observation.js';
 import type { GameEvent, GameSettings } from '../../../src/engine/events.js';
-import { movesOf, observationsOfGame, recordsOf } from './support.js';
+import { movesOf, observationsOfGame, recordsOf } from '../game/support.js';
 
 const settings: GameSettings = {
   game: 'r1-b7',

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BoardRegistry } from '../../../src/bridge/daemon/boards.js';
 import type { BoardConfig } from '../../../src/bridge/config/index.js';
 import { memoryLogger, silentLogger } from '../../../src/bridge/logger.js';
-import { boardLane$, type PipelineDeps } from '../../../src/bridge/pipeline.js';
+import { boardLane$, type PipelineDeps } from '../../../src/bridge/daemon/pipeline.js';
 import { boardObservations$ } from '../../../src/bridge/stages/boardObservations.js';
 import { trackBoard } from '../../../src/bridge/stages/trackBoard.js';
 import { START_SQUARES, type Observation } from '../../../src/drivers/observation.js';

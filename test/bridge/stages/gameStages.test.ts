@@ -1,8 +1,8 @@
 import { asyncScheduler, map } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { SupervisorPort } from '../../../src/bridge/daemon/engine.js';
-import { type GameRun, startGameRun } from '../../../src/bridge/daemon/gameRun.js';
-import { startView } from '../../../src/bridge/daemon/gameView.js';
+import type { SupervisorPort } from '../../../src/bridge/game/engine.js';
+import { type GameRun, startGameRun } from '../../../src/bridge/game/gameRun.js';
+import { startView } from '../../../src/bridge/game/gameView.js';
 import { memoryLogger } from '../../../src/bridge/logger.js';
 import type { EventMessage } from '../../../src/bridge/mqtt/topics.js';
 import { publishGame } from '../../../src/bridge/stages/publishGame.js';

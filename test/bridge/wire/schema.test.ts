@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, type CliIo } from '../../../src/bridge/cli.js';
+import { runCli, type CliIo } from '../../../src/bridge/cli/cli.js';
 import { makeWireDocTables, WIRE_DOC_BEGIN, WIRE_DOC_END } from '../../../src/bridge/wire/docTables.js';
 import { makeWireSchemaDocument } from '../../../src/bridge/wire/document.js';
 import { makeAlertMessage, makeEventMessage } from '../../../src/bridge/wire/events.js';

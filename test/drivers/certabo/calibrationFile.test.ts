@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CertaboEmulator } from '../../../src/drivers/certabo/emulator.js';
-import { fileCalibrationStore } from '../../../src/drivers/transport/calibrationFileHost.js';
+import { fileCalibrationStore } from '../../../src/drivers/certabo/calibrationFile.js';
 
 const dirs: string[] = [];
 const tempDir = (): string => {

@@ -23,7 +23,7 @@ import {
 import { ofKind } from '../../../src/drivers/sessionKit.js';
 import { EMPTY, makePiece, OCCUPIED, START_SQUARES } from '../../../src/drivers/observation.js';
 import { ledSquares, type LedGroup } from '../../../src/drivers/observationExtra.js';
-import type { EmulatedBoard } from '../../../src/drivers/transport/boardEmulatorHost.js';
+import type { EmulatedBoard } from '../../../src/drivers/emulatedBoard.js';
 import type { Chunk, Transport } from '../../../src/drivers/transport/transport.js';
 import { createTestScheduler, rebuild, runBoardRig, squaresOf } from '../transport/boardRig.js';
 

@@ -24,9 +24,9 @@ import {
 import { scriptFromSans, type ScriptStep } from '../../../src/drivers/dgt/emulatorScript.js';
 import { START_SQUARES } from '../../../src/drivers/observation.js';
 import type { LedGroup } from '../../../src/drivers/observationExtra.js';
-import { fileCalibrationStore } from '../../../src/drivers/transport/calibrationFileHost.js';
+import { fileCalibrationStore } from '../../../src/drivers/certabo/calibrationFile.js';
 import { SerialTransport } from '../../../src/drivers/transport/serial.js';
-import { SerialBoardOnPty } from '../../../src/drivers/transport/serialBoardHost.js';
+import { SerialBoardOnPty } from '../../../src/emulators/serialBoardHost.js';
 import { adoptPtyPair, closeAllPtyPairs, makeLinkDir, trackPid, waitFor } from '../../support/pty.js';
 import { rebuild, squaresOf } from '../transport/boardRig.js';
 import { IMMORTAL_GAME } from '../transport/games.js';

@@ -16,7 +16,7 @@ import { LinkSilentError } from '../../../src/drivers/dgt/session.js';
 import { ofKind } from '../../../src/drivers/sessionKit.js';
 import { EMPTY, makePiece, START_SQUARES } from '../../../src/drivers/observation.js';
 import type { BoardObservation, LedGroup } from '../../../src/drivers/observationExtra.js';
-import { EmulatedChessnutOnHid } from '../../../src/drivers/transport/chessnutHidHost.js';
+import { EmulatedChessnutOnHid } from '../../../src/emulators/chessnutHidHost.js';
 import type { Chunk, Transport } from '../../../src/drivers/transport/transport.js';
 import { createTestScheduler, rebuild, squaresOf } from '../transport/boardRig.js';
 import { IMMORTAL_GAME } from '../transport/games.js';

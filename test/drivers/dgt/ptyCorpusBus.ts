@@ -12,7 +12,7 @@ import { DgtBoardEmulator } from '../../../src/drivers/dgt/emulator.js';
 import { DgtBusLine } from '../../../src/drivers/dgt/emulatorBus.js';
 import { boardStreams, dgtBusSession$ } from '../../../src/drivers/dgt/sessionBus.js';
 import type { Observation } from '../../../src/drivers/observation.js';
-import { EmulatedBoardOnPty } from '../../../src/drivers/transport/emulatorHost.js';
+import { EmulatedBoardOnPty } from '../../../src/emulators/emulatorHost.js';
 import { SerialTransport } from '../../../src/drivers/transport/serial.js';
 import type { Game } from '../../../src/engine/game.js';
 import { generateForGame } from '../../../src/engine/handling/generator.js';

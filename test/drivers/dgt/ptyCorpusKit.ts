@@ -33,7 +33,7 @@
 import { asyncScheduler, type SchedulerAction, type SchedulerLike, type Subscription } from 'rxjs';
 import { letterOf } from '../../../src/drivers/dgt/emulatorScript.js';
 import type { Observation } from '../../../src/drivers/observation.js';
-import { mapObservation, startInputMap } from '../../../src/bridge/daemon/inputs.js';
+import { mapObservation, startInputMap } from '../../../src/bridge/game/inputs.js';
 import type { Game } from '../../../src/engine/game.js';
 import { verifyOutputs } from '../../../src/engine/handling/verify.js';
 import type { BoardEvent, SensedContent } from '../../../src/engine/recognition/boardEvent.js';

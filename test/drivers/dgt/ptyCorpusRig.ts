@@ -17,7 +17,7 @@ import type { Color } from 'chessops';
 import { DgtBoardEmulator } from '../../../src/drivers/dgt/emulator.js';
 import { dgtSession$ } from '../../../src/drivers/dgt/session.js';
 import type { Observation } from '../../../src/drivers/observation.js';
-import { EmulatedBoardOnPty } from '../../../src/drivers/transport/emulatorHost.js';
+import { EmulatedBoardOnPty } from '../../../src/emulators/emulatorHost.js';
 import { SerialTransport } from '../../../src/drivers/transport/serial.js';
 import type { Chunk, Transport } from '../../../src/drivers/transport/transport.js';
 import type { Game } from '../../../src/engine/game.js';

@@ -14,7 +14,7 @@ import { DgtBusLine } from '../../../src/drivers/dgt/emulatorBus.js';
 import { scriptFromSans, type ScriptStep } from '../../../src/drivers/dgt/emulatorScript.js';
 import { boardStreams, dgtBusSession$ } from '../../../src/drivers/dgt/sessionBus.js';
 import type { ClockObservation, ClockSide, Observation } from '../../../src/drivers/observation.js';
-import { EmulatedBoardOnPty } from '../../../src/drivers/transport/emulatorHost.js';
+import { EmulatedBoardOnPty } from '../../../src/emulators/emulatorHost.js';
 import { SerialTransport } from '../../../src/drivers/transport/serial.js';
 import { adoptPtyPair, closeAllPtyPairs, makeLinkDir, waitFor } from '../../support/pty.js';
 

@@ -12,7 +12,7 @@ import { DgtBusLine } from '../../../src/drivers/dgt/emulatorBus.js';
 import { scriptFromSans } from '../../../src/drivers/dgt/emulatorScript.js';
 import { boardStreams, dgtBusSession$ } from '../../../src/drivers/dgt/sessionBus.js';
 import type { Observation } from '../../../src/drivers/observation.js';
-import { EmulatedBoardOnPty } from '../../../src/drivers/transport/emulatorHost.js';
+import { EmulatedBoardOnPty } from '../../../src/emulators/emulatorHost.js';
 import { SerialTransport } from '../../../src/drivers/transport/serial.js';
 import { adoptPtyPair, closeAllPtyPairs, makeLinkDir, trackPid, waitFor } from '../../support/pty.js';
 

@@ -14,7 +14,7 @@ import { scriptFromSans, type ScriptStep } from '../../../src/drivers/dgt/emulat
 import { dgtSession$ } from '../../../src/drivers/dgt/session.js';
 import type { Observation, SquareContent } from '../../../src/drivers/observation.js';
 import { EMPTY, START_SQUARES } from '../../../src/drivers/observation.js';
-import { EmulatedBoardOnPty } from '../../../src/drivers/transport/emulatorHost.js';
+import { EmulatedBoardOnPty } from '../../../src/emulators/emulatorHost.js';
 import { SerialTransport } from '../../../src/drivers/transport/serial.js';
 import type { Transport } from '../../../src/drivers/transport/transport.js';
 import { adoptPtyPair, closeAllPtyPairs, makeLinkDir, trackPid, waitFor } from '../../support/pty.js';

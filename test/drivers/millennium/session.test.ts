@@ -23,7 +23,7 @@ import {
 import { ofKind } from '../../../src/drivers/sessionKit.js';
 import { EMPTY, makePiece, START_SQUARES } from '../../../src/drivers/observation.js';
 import type { LedGroup } from '../../../src/drivers/observationExtra.js';
-import { BoardEmulatorRunner } from '../../../src/drivers/transport/boardEmulatorHost.js';
+import { BoardEmulatorRunner } from '../../../src/emulators/boardEmulatorHost.js';
 import { createMemoryLink } from '../../../src/drivers/transport/memory.js';
 import type { Chunk, Transport } from '../../../src/drivers/transport/transport.js';
 import { createTestScheduler, runBoardRig, squaresOf } from '../transport/boardRig.js';

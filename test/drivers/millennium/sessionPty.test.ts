@@ -23,7 +23,7 @@ import { millenniumSerialOptions, millenniumSession$ } from '../../../src/driver
 import { START_SQUARES } from '../../../src/drivers/observation.js';
 import type { BoardObservation, LedGroup } from '../../../src/drivers/observationExtra.js';
 import { SerialTransport } from '../../../src/drivers/transport/serial.js';
-import { SerialBoardOnPty } from '../../../src/drivers/transport/serialBoardHost.js';
+import { SerialBoardOnPty } from '../../../src/emulators/serialBoardHost.js';
 import { adoptPtyPair, closeAllPtyPairs, makeLinkDir, trackPid, waitFor } from '../../support/pty.js';
 import { KASPAROV_TOPALOV } from '../transport/games.js';
 import { rebuild, squaresOf } from '../transport/boardRig.js';

@@ -11,7 +11,8 @@ import { TestScheduler } from 'rxjs/testing';
 import { expect } from 'vitest';
 import { EMPTY, type LinkObservation, type SquareContent } from '../../../src/drivers/observation.js';
 import type { BoardObservation } from '../../../src/drivers/observationExtra.js';
-import { BoardEmulatorRunner, type EmulatedBoard } from '../../../src/drivers/transport/boardEmulatorHost.js';
+import type { EmulatedBoard } from '../../../src/drivers/emulatedBoard.js';
+import { BoardEmulatorRunner } from '../../../src/emulators/boardEmulatorHost.js';
 import { createMemoryLink, type MemoryLink } from '../../../src/drivers/transport/memory.js';
 import type { Transport } from '../../../src/drivers/transport/transport.js';
 

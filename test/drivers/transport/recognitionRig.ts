@@ -19,7 +19,8 @@ import {
   type PieceLetter,
   pieceLetterOf,
 } from '../../../src/drivers/observationExtra.js';
-import { BoardEmulatorRunner, type EmulatedBoard } from '../../../src/drivers/transport/boardEmulatorHost.js';
+import type { EmulatedBoard } from '../../../src/drivers/emulatedBoard.js';
+import { BoardEmulatorRunner } from '../../../src/emulators/boardEmulatorHost.js';
 import { createMemoryLink } from '../../../src/drivers/transport/memory.js';
 import type { Transport } from '../../../src/drivers/transport/transport.js';
 import type { Game } from '../../../src/engine/game.js';

@@ -4,7 +4,7 @@
  * error with the file and line, and differences from the expected lines set the exit code.
  */
 import { describe, expect, it } from 'vitest';
-import { type ScriptIo, replayScripts } from '../../../src/bridge/replayScript.js';
+import { type ScriptIo, replayScripts } from '../../../src/bridge/cli/replay/script.js';
 import { checkWire } from '../../../src/bridge/wire/schema.js';
 
 const memoryIo = (files: Record<string, string>): ScriptIo => ({

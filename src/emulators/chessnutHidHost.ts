@@ -10,12 +10,12 @@
  *   await board.runner.play(scriptFromSans(['e4', 'e5']).unwrap().steps); await board.stop();
  */
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
-import { ChessnutEmulator, type ChessnutEmulatorOptions } from '../chessnut/emulator.js';
-import { chessnutBoard } from '../chessnut/emulatorRunner.js';
-import { USB_VENDOR_ID } from '../chessnut/protocol.js';
+import { ChessnutEmulator, type ChessnutEmulatorOptions } from '../drivers/chessnut/emulator.js';
+import { chessnutBoard } from '../drivers/chessnut/emulatorRunner.js';
+import { USB_VENDOR_ID } from '../drivers/chessnut/protocol.js';
 import { BoardEmulatorRunner, type BoardEmulatorRunnerOptions } from './boardEmulatorHost.js';
-import type { HidDeviceInfo } from './hidBackend.js';
-import { createInProcessHid, type InProcessHid } from './hidMemory.js';
+import type { HidDeviceInfo } from '../drivers/transport/hidBackend.js';
+import { createInProcessHid, type InProcessHid } from '../drivers/transport/hidMemory.js';
 
 export interface EmulatedChessnutOptions extends Omit<
   BoardEmulatorRunnerOptions,

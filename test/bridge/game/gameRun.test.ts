@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { engineSupervisor } from '../../../src/bridge/daemon/engine.js';
+import { engineSupervisor } from '../../../src/bridge/game/engine.js';
 import {
   nextWakeAt,
   replayGameRun,
   startGameRun,
   stepGameRun,
   type GameRun,
-} from '../../../src/bridge/daemon/gameRun.js';
+} from '../../../src/bridge/game/gameRun.js';
 import type { GameEvent, GameSettings } from '../../../src/engine/events.js';
 import { publishedSans } from '../../../src/engine/supervisor/record.js';
 import { observationsOfGame, recordsOf } from './support.js';

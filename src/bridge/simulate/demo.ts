@@ -41,13 +41,13 @@ import { dgtSession$ } from '../../drivers/dgt/session.js';
 import type { Observation } from '../../drivers/observation.js';
 import { createMemoryLink, type MemoryTransport } from '../../drivers/transport/memory.js';
 import type { ScriptStep } from '../../drivers/dgt/emulatorScript.js';
-import { EmulatedBoardOnPty } from '../../drivers/transport/emulatorHost.js';
+import { EmulatedBoardOnPty } from '../../emulators/emulatorHost.js';
 import { generateHandling } from '../../engine/handling/index.js';
 import { parseSan } from 'chessops/san';
 import type { BoardConfig } from '../config/index.js';
-import { lettersOf, resetBoardSteps, stepsOfEvents } from '../simulate/steps.js';
-import type { BoardRegistry } from './boards.js';
-import type { BoardOpener } from './drivers.js';
+import { lettersOf, resetBoardSteps, stepsOfEvents } from './steps.js';
+import type { BoardRegistry } from '../daemon/boards.js';
+import type { BoardOpener } from '../daemon/drivers.js';
 import { DEMO_GAMES, sansOf, type DemoGame } from './demoGames.js';
 
 export interface DemoOptions {

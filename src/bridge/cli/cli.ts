@@ -10,21 +10,21 @@
  * (emulated boards on PTYs for any running daemon), `schema [NAME]` (the wire's JSON Schema). Exit codes: 0 success, 1 a failure (a bad
  * file or configuration, the daemon failed), 2 a usage error.
  */
-import { type EditionProfile, getProfile } from '../engine/editions.js';
-import { isEdition, isGameType, type Edition, type GameType, type Supervision } from '../engine/types.js';
-import { formatReplayText, makeReplayLine, replayPgn } from './replay.js';
-import { CAPTURE_DRIVERS, type CaptureReplayRequest, isCaptureDriver } from './replayCapture.js';
-import { COMMAND_USAGE, USAGE } from './daemon/usage.js';
-import { makeWireSchemaDocument } from './wire/document.js';
+import { type EditionProfile, getProfile } from '../../engine/editions.js';
+import { isEdition, isGameType, type Edition, type GameType, type Supervision } from '../../engine/types.js';
+import { formatReplayText, makeReplayLine, replayPgn } from './replay/pgn.js';
+import { CAPTURE_DRIVERS, type CaptureReplayRequest, isCaptureDriver } from './replay/capture.js';
+import { COMMAND_USAGE, USAGE } from './usage.js';
+import { makeWireSchemaDocument } from '../wire/document.js';
 import {
   parseSimulateRequest,
   SIMULATE_FLAG_OPTIONS,
   SIMULATE_VALUE_OPTIONS,
   type SimulateRequest,
-} from './simulate/request.js';
+} from '../simulate/request.js';
 
-export { USAGE } from './daemon/usage.js';
-export type { SimulateRequest } from './simulate/request.js';
+export { USAGE } from './usage.js';
+export type { SimulateRequest } from '../simulate/request.js';
 
 export interface DemoRequest {
   readonly boards: number;

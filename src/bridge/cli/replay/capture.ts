@@ -18,20 +18,20 @@
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { filter, type Observable, tap } from 'rxjs';
-import { parseCapture, type CaptureRead } from '../drivers/capture.js';
-import { dgtSession$ } from '../drivers/dgt/session.js';
-import { millenniumSession$ } from '../drivers/millennium/session.js';
-import type { Observation, ObservationType, Orientation } from '../drivers/observation.js';
-import type { BoardObservation } from '../drivers/observationExtra.js';
-import { ReplayTransport } from '../drivers/transport/replay.js';
-import type { Transport } from '../drivers/transport/transport.js';
-import type { GameEvent, GameSettings } from '../engine/events.js';
-import type { Edition, GameType, Supervision } from '../engine/types.js';
-import type { SupervisorPort } from './daemon/engine.js';
-import { replayGameRun, stepGameRun } from './daemon/gameRun.js';
-import { describeEvent } from './daemon/journalReplay.js';
-import { makeEventMessage } from './wire/events.js';
-import type { JournalRecord } from './journal/index.js';
+import { parseCapture, type CaptureRead } from '../../../drivers/capture.js';
+import { dgtSession$ } from '../../../drivers/dgt/session.js';
+import { millenniumSession$ } from '../../../drivers/millennium/session.js';
+import type { Observation, ObservationType, Orientation } from '../../../drivers/observation.js';
+import type { BoardObservation } from '../../../drivers/observationExtra.js';
+import { ReplayTransport } from '../../../drivers/transport/replay.js';
+import type { Transport } from '../../../drivers/transport/transport.js';
+import type { GameEvent, GameSettings } from '../../../engine/events.js';
+import type { Edition, GameType, Supervision } from '../../../engine/types.js';
+import type { SupervisorPort } from '../../game/engine.js';
+import { replayGameRun, stepGameRun } from '../../game/gameRun.js';
+import { describeEvent } from './journal.js';
+import { makeEventMessage } from '../../wire/events.js';
+import type { JournalRecord } from '../../journal/index.js';
 
 /** Drivers whose captures can be replayed. */
 export const CAPTURE_DRIVERS = ['dgt', 'millennium'] as const;

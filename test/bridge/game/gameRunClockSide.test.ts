@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { publishedSans } from '../../../src/engine/supervisor/record.js';
-import { engineSupervisor } from '../../../src/bridge/daemon/engine.js';
-import { replayGameRun, startGameRun, stepGameRun } from '../../../src/bridge/daemon/gameRun.js';
+import { engineSupervisor } from '../../../src/bridge/game/engine.js';
+import { replayGameRun, startGameRun, stepGameRun } from '../../../src/bridge/game/gameRun.js';
 import type { JournalRecord } from '../../../src/bridge/journal/index.js';
 import { START_SQUARES, type ClockSide, type Observation } from '../../../src/drivers/observation.js';
 import type { GameEvent, GameSettings } from '../../../src/engine/events.js';

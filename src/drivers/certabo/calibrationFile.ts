@@ -12,8 +12,8 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Result } from '@badrap/result';
-import { makeCalibrationJson, parseCalibration } from '../certabo/calibration.js';
-import type { CalibrationStore } from '../certabo/sessionCalibration.js';
+import { makeCalibrationJson, parseCalibration } from './calibration.js';
+import type { CalibrationStore } from './sessionCalibration.js';
 
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapObservation, startInputMap, type InputMapState } from '../../../src/bridge/daemon/inputs.js';
+import { mapObservation, startInputMap, type InputMapState } from '../../../src/bridge/game/inputs.js';
 import { START_SQUARES, type ClockSide, type Observation } from '../../../src/drivers/observation.js';
 import type { SupervisorInput } from '../../../src/engine/events.js';
 import { face } from './support.js';

@@ -5,7 +5,7 @@ import {
   makeGamePgn,
   makeSnapshot,
   startView,
-} from '../../../src/bridge/daemon/gameView.js';
+} from '../../../src/bridge/game/gameView.js';
 import { makeAlertMessage, makeEventMessage, terminationWords } from '../../../src/bridge/wire/events.js';
 import { checkWire } from '../../../src/bridge/wire/schema.js';
 import type { GameEvent } from '../../../src/engine/events.js';

@@ -8,11 +8,11 @@
  *   await board.start(); // the daemon can now open `${dir}/dgt`
  *   await board.runner.play(steps); await board.stop();
  */
-import type { DgtBoardEmulator } from '../dgt/emulator.js';
-import type { DgtBusLine } from '../dgt/emulatorBus.js';
-import { DgtEmulatorRunner, type DgtEmulatorRunnerOptions } from '../dgt/emulatorRunner.js';
+import type { DgtBoardEmulator } from '../drivers/dgt/emulator.js';
+import type { DgtBusLine } from '../drivers/dgt/emulatorBus.js';
+import { DgtEmulatorRunner, type DgtEmulatorRunnerOptions } from '../drivers/dgt/emulatorRunner.js';
 import { PtyPair } from './ptyPair.js';
-import { SerialTransport } from './serial.js';
+import { SerialTransport } from '../drivers/transport/serial.js';
 
 export interface EmulatedBoardOptions extends Omit<
   DgtEmulatorRunnerOptions,

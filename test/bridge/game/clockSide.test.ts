@@ -9,8 +9,8 @@ import {
   learnWhiteSide,
   startSideLearning,
   withSquare,
-} from '../../../src/bridge/daemon/clockSide.js';
-import { type InputMapState, mapObservation, startInputMap } from '../../../src/bridge/daemon/inputs.js';
+} from '../../../src/bridge/game/clockSide.js';
+import { type InputMapState, mapObservation, startInputMap } from '../../../src/bridge/game/inputs.js';
 import { START_SQUARES, type ClockSide, type Observation } from '../../../src/drivers/observation.js';
 import type { SupervisorInput } from '../../../src/engine/events.js';
 import { face } from './support.js';

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { type CliIo, type DemoRequest, runCli, type SimulateRequest } from '../../src/bridge/cli.js';
-import { decodePgnBytes } from '../../src/engine/pgnRead.js';
-import { EXAMPLES } from '../../src/main.js';
-import { checkWire } from '../../src/bridge/wire/schema.js';
+import { type CliIo, type DemoRequest, runCli, type SimulateRequest } from '../../../src/bridge/cli/cli.js';
+import { decodePgnBytes } from '../../../src/engine/pgnRead.js';
+import { EXAMPLES } from '../../../src/main.js';
+import { checkWire } from '../../../src/bridge/wire/schema.js';
 
 const run = async (argv: string[], files: Record<string, string> = {}, services: Partial<CliIo> = {}) => {
   const out: string[] = [];

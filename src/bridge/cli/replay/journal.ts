@@ -7,12 +7,12 @@
  *   const code = await replayJournals(['journal/games/r1-b3.jsonl'], { json: false }, out, err);
  *   // 13:30:05.134  r1-b3 #1   move 1. e4
  */
-import { readJournalAll } from '../journal/index.js';
-import type { GameEvent } from '../../engine/events.js';
-import type { SupervisorPort } from './engine.js';
-import { replayGameRun } from './gameRun.js';
-import { engineSettingsOf } from './gameSpecs.js';
-import { makeEventMessage } from '../wire/events.js';
+import { readJournalAll } from '../../journal/index.js';
+import type { GameEvent } from '../../../engine/events.js';
+import type { SupervisorPort } from '../../game/engine.js';
+import { replayGameRun } from '../../game/gameRun.js';
+import { engineSettingsOf } from '../../game/gameSpecs.js';
+import { makeEventMessage } from '../../wire/events.js';
 
 const time = (at: number): string => {
   const d = new Date(at);

@@ -10,32 +10,32 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { publishedSans } from '../../src/engine/supervisor/record.js';
-import { type CliIo, runCli } from '../../src/bridge/cli.js';
-import { engineSupervisor } from '../../src/bridge/daemon/engine.js';
-import { makeEventMessage } from '../../src/bridge/wire/events.js';
+import { publishedSans } from '../../../src/engine/supervisor/record.js';
+import { type CliIo, runCli } from '../../../src/bridge/cli/cli.js';
+import { engineSupervisor } from '../../../src/bridge/game/engine.js';
+import { makeEventMessage } from '../../../src/bridge/wire/events.js';
 import {
   captureGameId,
   gameEventsOf,
   nodeCaptureIo,
   replayCaptures,
-} from '../../src/bridge/replayCapture.js';
+} from '../../../src/bridge/cli/replay/capture.js';
 import { tap } from 'rxjs';
-import { makeCapture, type CaptureRead } from '../../src/drivers/capture.js';
-import { letterOf, type ScriptStep } from '../../src/drivers/dgt/emulatorScript.js';
-import { MillenniumEmulator } from '../../src/drivers/millennium/emulator.js';
-import { millenniumBoard } from '../../src/drivers/millennium/emulatorRunner.js';
-import { millenniumSession$ } from '../../src/drivers/millennium/session.js';
-import type { Observation } from '../../src/drivers/observation.js';
-import { BoardEmulatorRunner } from '../../src/drivers/transport/boardEmulatorHost.js';
-import { createMemoryLink } from '../../src/drivers/transport/memory.js';
-import type { Transport } from '../../src/drivers/transport/transport.js';
-import { generateForGame } from '../../src/engine/handling/generator.js';
-import { decodePgnBytes } from '../../src/engine/pgnRead.js';
-import { handlingFor, playOnPty } from '../drivers/dgt/ptyCorpusRig.js';
-import { createTestScheduler } from '../drivers/transport/boardRig.js';
-import { corpusSample } from '../drivers/transport/recognitionRig.js';
-import { closeAllPtyPairs } from '../support/pty.js';
+import { makeCapture, type CaptureRead } from '../../../src/drivers/capture.js';
+import { letterOf, type ScriptStep } from '../../../src/drivers/dgt/emulatorScript.js';
+import { MillenniumEmulator } from '../../../src/drivers/millennium/emulator.js';
+import { millenniumBoard } from '../../../src/drivers/millennium/emulatorRunner.js';
+import { millenniumSession$ } from '../../../src/drivers/millennium/session.js';
+import type { Observation } from '../../../src/drivers/observation.js';
+import { BoardEmulatorRunner } from '../../../src/emulators/boardEmulatorHost.js';
+import { createMemoryLink } from '../../../src/drivers/transport/memory.js';
+import type { Transport } from '../../../src/drivers/transport/transport.js';
+import { generateForGame } from '../../../src/engine/handling/generator.js';
+import { decodePgnBytes } from '../../../src/engine/pgnRead.js';
+import { handlingFor, playOnPty } from '../../drivers/dgt/ptyCorpusRig.js';
+import { createTestScheduler } from '../../drivers/transport/boardRig.js';
+import { corpusSample } from '../../drivers/transport/recognitionRig.js';
+import { closeAllPtyPairs } from '../../support/pty.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chessbridge-capture-'));
 afterAll(async () => {

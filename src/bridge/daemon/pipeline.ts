@@ -30,20 +30,20 @@ import {
   takeUntil,
   tap,
 } from 'rxjs';
-import type { ClockCommand } from '../drivers/dgt/clockCommands.js';
-import type { BoardRegistry, BoardSlot } from './daemon/boards.js';
-import type { BoardOpener } from './daemon/drivers.js';
-import type { SupervisorPort } from './daemon/engine.js';
-import type { GameLane, GameRegistry, JournalPort } from './daemon/games.js';
-import type { DaemonOutputs } from './daemon/outputs.js';
-import type { Logger } from './logger.js';
-import { boardObservations$ } from './stages/boardObservations.js';
-import { journalEntries } from './stages/journalEntries.js';
-import { publishGame } from './stages/publishGame.js';
-import { superviseGame } from './stages/superviseGame.js';
-import { trackBoard } from './stages/trackBoard.js';
-import type { LaneItem } from './stages/types.js';
-import { wakeTimer } from './stages/wakeTimer.js';
+import type { ClockCommand } from '../../drivers/dgt/clockCommands.js';
+import type { BoardRegistry, BoardSlot } from './boards.js';
+import type { BoardOpener } from './drivers.js';
+import type { SupervisorPort } from '../game/engine.js';
+import type { GameLane, GameRegistry, JournalPort } from './games.js';
+import type { DaemonOutputs } from './outputs.js';
+import type { Logger } from '../logger.js';
+import { boardObservations$ } from '../stages/boardObservations.js';
+import { journalEntries } from '../stages/journalEntries.js';
+import { publishGame } from '../stages/publishGame.js';
+import { superviseGame } from '../stages/superviseGame.js';
+import { trackBoard } from '../stages/trackBoard.js';
+import type { LaneItem } from '../stages/types.js';
+import { wakeTimer } from '../stages/wakeTimer.js';
 
 export interface PipelineDeps {
   readonly boards: BoardRegistry;

@@ -8,15 +8,15 @@
  *   for (const ev of replayPgn(text, profile)) console.log(JSON.stringify(makeReplayLine(ev, 'opera.pgn')));
  *   formatReplayText(replayPgn(text, profile)); // lines for a person
  */
-import type { EditionProfile } from '../engine/editions.js';
-import type { GameEvent } from '../engine/events.js';
-import { type Outcome, type PgnResult, makeResultToken } from '../engine/outcome.js';
-import type { ArticleRef, Color } from '../engine/types.js';
-import { readPgn } from '../engine/pgnRead.js';
-import { evaluateGame } from '../engine/status.js';
-import { makeEventMessage } from './wire/events.js';
-import type { ReplayLine } from './wire/schema.js';
-import { endReason, wireWord } from './wire/words.js';
+import type { EditionProfile } from '../../../engine/editions.js';
+import type { GameEvent } from '../../../engine/events.js';
+import { type Outcome, type PgnResult, makeResultToken } from '../../../engine/outcome.js';
+import type { ArticleRef, Color } from '../../../engine/types.js';
+import { readPgn } from '../../../engine/pgnRead.js';
+import { evaluateGame } from '../../../engine/status.js';
+import { makeEventMessage } from '../../wire/events.js';
+import type { ReplayLine } from '../../wire/schema.js';
+import { endReason, wireWord } from '../../wire/words.js';
 
 type WireArticle = ArticleRef;
 

@@ -15,7 +15,7 @@
  */
 import { BoardEmulatorRunner, type BoardEmulatorRunnerOptions } from './boardEmulatorHost.js';
 import { PtyPair } from './ptyPair.js';
-import { SerialTransport, type SerialTransportOptions } from './serial.js';
+import { SerialTransport, type SerialTransportOptions } from '../drivers/transport/serial.js';
 
 export interface SerialBoardOnPtyOptions extends Omit<
   BoardEmulatorRunnerOptions,

@@ -1,7 +1,8 @@
 /**
- * Builders for daemon tests: journal records of a board (square observations, clock readings whose
- * lever goes over at each press) from the handling generator's board events, so a real game
- * played with human handling can be fed to the game reducer as the journal would hold it.
+ * Builders for the game lane's tests (and the daemon's): journal records of a board (square
+ * observations, clock readings whose lever goes over at each press) from the handling generator's
+ * board events, so a real game played with human handling can be fed to the game reducer as the
+ * journal would hold it.
  *
  *   const records = recordsOfGame(['e4', 'e5', 'Nf3'], { seed: 3, t0: 1_000_000 });
  */

@@ -11,10 +11,10 @@
  */
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { GameEvent } from '../engine/events.js';
-import { makeDigest, parseScript, runScript } from '../engine/script/index.js';
-import { makeEventMessage } from './wire/events.js';
-import type { EventMessage } from './wire/schema.js';
+import type { GameEvent } from '../../../engine/events.js';
+import { makeDigest, parseScript, runScript } from '../../../engine/script/index.js';
+import { makeEventMessage } from '../../wire/events.js';
+import type { EventMessage } from '../../wire/schema.js';
 
 /** File access for the runner. */
 export interface ScriptIo {

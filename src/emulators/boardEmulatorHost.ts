@@ -4,8 +4,9 @@
  * writes, sends the board's periodic output (scan reports, RFID frames, 200 ms position
  * reports), plays timed scripts of lift and place events at a speed factor, and injects faults
  * (split writes, garbage, dropped updates, a pulled cable). Each board adapts its core to
- * `EmulatedBoard` (see millennium/emulatorRunner.ts and its siblings); the scripts and faults
- * are the DGT runner's (dgt/emulatorScript.ts), clock steps are ignored.
+ * `EmulatedBoard` (drivers/emulatedBoard.ts; see drivers/millennium/emulatorRunner.ts and its
+ * siblings); the scripts and faults are the DGT runner's (drivers/dgt/emulatorScript.ts), clock
+ * steps are ignored.
  *
  *   const runner = new BoardEmulatorRunner({ transport: link.device, board: millenniumBoard(new MillenniumEmulator()) });
  *   runner.start();
@@ -30,25 +31,14 @@ import {
   tap,
   timer,
 } from 'rxjs';
-import type { BoardEvent } from '../dgt/emulator.js';
-import { type Fault, isFault, type ScriptStep } from '../dgt/emulatorScript.js';
-import { EMPTY } from '../observation.js';
-import { contentFromPieceLetter, type SquareEvent } from '../observationExtra.js';
-import { every$ } from '../sessionKit.js';
-import { type Transport, TransportError } from './transport.js';
+import type { BoardEvent } from '../drivers/dgt/emulator.js';
+import type { EmulatedBoard } from '../drivers/emulatedBoard.js';
+import { type Fault, isFault, type ScriptStep } from '../drivers/dgt/emulatorScript.js';
+import { EMPTY } from '../drivers/observation.js';
+import { contentFromPieceLetter, type SquareEvent } from '../drivers/observationExtra.js';
+import { every$ } from '../drivers/sessionKit.js';
+import { type Transport, TransportError } from '../drivers/transport/transport.js';
 import { parseSquare, type Square } from 'chessops';
-
-/** What a board core must offer to be served (every result is a list of writes / reports). */
-export interface EmulatedBoard {
-  /** Bytes (or one report) from the host → the board's replies. */
-  receive(bytes: Uint8Array, now: number): readonly Uint8Array[];
-  /** A square changed at the board → what the board sends about it (maybe nothing). */
-  apply(event: SquareEvent, now: number): readonly Uint8Array[];
-  /** Called every tick → the board's periodic output. */
-  tick(now: number): readonly Uint8Array[];
-  /** The cable was pulled: forget what a power cycle forgets (LEDs, real-time mode). */
-  powerCycle(): void;
-}
 
 export interface BoardEmulatorRunnerOptions {
   readonly transport: Transport;
