@@ -103,6 +103,10 @@ const layerProblem = (from: string, to: string): string | undefined => {
   if (under(from, 'drivers') && (under(to, 'bridge') || under(to, 'engine') || under(to, 'emulators')))
     return 'the drivers import nothing of the engine, the emulators or the bridge';
   if (under(from, 'emulators') && under(to, 'bridge')) return 'the emulators import nothing of the bridge';
+  const vendor = (f: string): string | undefined =>
+    /^src\/drivers\/(dgt|millennium|certabo|chessnut)\//.exec(f)?.[1];
+  if (vendor(from) !== undefined && vendor(to) !== undefined && vendor(from) !== vendor(to))
+    return 'one board family imports nothing of another (what they share is in src/drivers/)';
   if (under(from, 'bridge/wire') && !under(to, 'bridge/wire') && !under(to, 'engine'))
     return 'the wire (the public contract) imports only the engine and itself';
   if (!under(from, 'bridge')) return undefined;

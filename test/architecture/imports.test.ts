@@ -34,6 +34,16 @@ describe('the import graph of src/', () => {
     ]);
   });
 
+  it('finds one board family importing another, and lets each import what the drivers share', () => {
+    const graph: ImportGraph = new Map([
+      ['src/drivers/certabo/session.ts', new Set(['src/drivers/dgt/session.ts', 'src/drivers/link.ts'])],
+      ['src/drivers/dgt/session.ts', new Set(['src/drivers/dgt/codec.ts', 'src/drivers/backoff.ts'])],
+    ]);
+    expect(checkImports(graph).upward).toEqual([
+      'src/drivers/certabo/session.ts imports src/drivers/dgt/session.ts: one board family imports nothing of another (what they share is in src/drivers/)',
+    ]);
+  });
+
   it('finds an import up the emulators and the ranks of the bridge, one for each rule', () => {
     const ranks =
       "(the bridge's ranks, lowest first: wire, infrastructure, game, stages, daemon, simulate, cli)";

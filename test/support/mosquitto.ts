@@ -155,11 +155,19 @@ export const startMosquitto = async (options: MosquittoOptions = {}): Promise<Mo
   };
 };
 
-/** Polls `condition` every 10 ms until it holds; rejects after `timeoutMs` with `what` in the message. */
+/**
+ * How many times longer than asked a wait holds on before it fails: a wait ends as soon as its
+ * condition holds, so only a failing test pays for this, and a loaded machine (the suite's own
+ * workers, socat, mosquitto and daemons on two cores) does not fail a test that is only slow.
+ */
+const PATIENCE = 4;
+
+/** Polls `condition` every 10 ms until it holds; rejects after `timeoutMs` (times PATIENCE) with `what` in the message. */
 export const waitFor = async (condition: () => boolean, timeoutMs: number, what: string): Promise<void> => {
-  const deadline = Date.now() + timeoutMs;
+  const limit = timeoutMs * PATIENCE;
+  const deadline = Date.now() + limit;
   while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${limit} ms waiting for ${what}`);
     await new Promise(resolve => setTimeout(resolve, 10));
   }
 };

@@ -1,6 +1,6 @@
 /**
  * The wire's vocabulary: one spelling for every key and every enumerated value that leaves the
- * daemon (MQTT, HTTP, `replay --json`, the web pages). Both are snake_case: the case of
+ * daemon (MQTT, HTTP, the journal, `replay --json`, the web pages). Both are snake_case: the case of
  * MQTT APIs people already script against (zigbee2mqtt, Home Assistant), and a value can be used
  * as a key or an identifier in any consumer's language without quoting. The engine keeps its own
  * names (camelCase outcome kinds, kebab-case alert codes); they reach the wire only through here.

@@ -50,7 +50,7 @@ import {
   timer,
 } from 'rxjs';
 import type { Backoff } from '../backoff.js';
-import { LinkSilentError, sessionNow } from '../dgt/session.js';
+import { LinkSilentError, sessionNow } from '../link.js';
 import type { LinkObservation, Orientation } from '../observation.js';
 import { type BoardObservation, type LedGroup, ledSquares } from '../observationExtra.js';
 import { alongside, PacedWriter, sessionAttempts$, SnapshotTracker } from '../sessionKit.js';

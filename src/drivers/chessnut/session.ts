@@ -37,7 +37,7 @@ import {
   timer,
 } from 'rxjs';
 import type { Backoff } from '../backoff.js';
-import { LinkSilentError, sessionNow } from '../dgt/session.js';
+import { LinkSilentError, sessionNow } from '../link.js';
 import {
   alongside,
   every$,

@@ -44,8 +44,9 @@ import {
   timer,
 } from 'rxjs';
 import { type Backoff, backoffDelay } from '../backoff.js';
+import { LinkSilentError, sessionNow } from '../link.js';
 import type { LinkObservation, Observation, Orientation } from '../observation.js';
-import { type Transport, monotonicNow } from '../transport/transport.js';
+import type { Transport } from '../transport/transport.js';
 import type { ClockCommand } from './clockCommands.js';
 import { DgtDecoder } from './codec.js';
 import { type DgtCommand, makeCommand } from './commands.js';
@@ -92,20 +93,7 @@ export interface DgtSessionOptions {
   readonly readLog?: boolean;
 }
 
-/** The link was silent for too long. */
-export class LinkSilentError extends Error {
-  constructor(readonly silentMs: number) {
-    super(`no bytes from the board for ${silentMs} ms`);
-    this.name = 'LinkSilentError';
-  }
-}
-
 const describeError = (e: unknown): string => (e instanceof Error ? e.message : String(e));
-
-export const sessionNow = (o: { readonly scheduler?: SchedulerLike; readonly now?: () => number }) => {
-  const scheduler = o.scheduler;
-  return o.now ?? (scheduler !== undefined ? () => scheduler.now() : monotonicNow);
-};
 
 /** The connection state machine of one board. Cold: subscribing connects, unsubscribing closes. */
 export const dgtSession$ = (

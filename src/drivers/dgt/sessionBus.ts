@@ -51,7 +51,7 @@ import { DEFAULT_BUFFER_CAP } from './constants.js';
 import { DgtFramer, type FrameSink } from './framing.js';
 import { frameError, observeMessage } from './observe.js';
 import { type Backoff, backoffDelay } from '../backoff.js';
-import { LinkSilentError, sessionNow } from './session.js';
+import { LinkSilentError, sessionNow } from '../link.js';
 import { BusClockPlan } from './sessionBusClock.js';
 import { BoardView } from './sessionMirror.js';
 

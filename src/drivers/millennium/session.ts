@@ -40,7 +40,7 @@ import {
   BehaviorSubject,
 } from 'rxjs';
 import type { Backoff } from '../backoff.js';
-import { LinkSilentError, sessionNow } from '../dgt/session.js';
+import { LinkSilentError, sessionNow } from '../link.js';
 import type { LinkObservation, Orientation } from '../observation.js';
 import type { BoardObservation, LedGroup } from '../observationExtra.js';
 import type { Transport } from '../transport/transport.js';

@@ -181,4 +181,18 @@ describe('the wire schema', () => {
       'docs/wire.md is out of date: run npx tsx scripts/wireDoc.ts',
     ).toBe(makeWireDocTables());
   });
+
+  it('takes the examples docs/journal.md shows of a game file, line by line', () => {
+    const doc = readFileSync(join(ROOT, 'docs/journal.md'), 'utf8');
+    const lines = [...doc.matchAll(/```json\n([\s\S]*?)```/g)]
+      .flatMap(m => (m[1] ?? '').split('\n'))
+      .filter(l => l.startsWith('{"type":"header"') || l.startsWith('{"seq":'));
+    expect(lines.length).toBeGreaterThanOrEqual(5);
+    for (const line of lines) {
+      const value = JSON.parse(line) as { type: string };
+      expect(checkWire(value.type === 'header' ? 'journal_header' : 'journal_record', value), line).toEqual(
+        [],
+      );
+    }
+  });
 });

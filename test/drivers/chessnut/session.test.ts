@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChessnutEmulatorOptions } from '../../../src/drivers/chessnut/emulator.js';
 import { chessnutSession$, type ChessnutSessionOptions } from '../../../src/drivers/chessnut/session.js';
 import { scriptFromSans, type ScriptStep } from '../../../src/drivers/dgt/emulatorScript.js';
-import { LinkSilentError } from '../../../src/drivers/dgt/session.js';
+import { LinkSilentError } from '../../../src/drivers/link.js';
 import { ofKind } from '../../../src/drivers/sessionKit.js';
 import { EMPTY, makePiece, START_SQUARES } from '../../../src/drivers/observation.js';
 import type { BoardObservation, LedGroup } from '../../../src/drivers/observationExtra.js';

@@ -7,7 +7,7 @@
 import { parseSquare, SquareSet } from 'chessops';
 import { BehaviorSubject, map } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { LinkSilentError } from '../../../src/drivers/dgt/session.js';
+import { LinkSilentError } from '../../../src/drivers/link.js';
 import { scriptFromSans } from '../../../src/drivers/dgt/emulatorScript.js';
 import { makeCommand, makeLedCommand } from '../../../src/drivers/millennium/commands.js';
 import {
