@@ -1,7 +1,7 @@
 /**
  * Runs the perft reference files at full depth (or up to a node cap) against the rules core and
  * reports per file and overall; exits 1 on any mismatch, 2 on bad arguments or unreadable data.
- * The unit tests check only counts up to 2,000,000 nodes; this is the long run.
+ * The unit tests check only counts up to 300,000 nodes; this is the long run.
  *
  *   npx tsx scripts/perftFull.ts --max-nodes 5000000
  *   npx tsx scripts/perftFull.ts --file tricky.perft --file perftsuite.epd --shared ../shared

@@ -257,6 +257,7 @@ export const main = (argv: readonly string[]): Promise<number> => {
     err: line => process.stderr.write(`${line}\n`),
     decode: decodePgnBytes,
     examples: EXAMPLES,
+    version,
     env: process.env,
     check,
     runDaemon,

@@ -12,7 +12,7 @@ import { parsePosition } from '../../src/engine/game.js';
 import { hasChess960Castling, perft, perftDivide } from '../../src/engine/perft.js';
 import { sharedPath } from '../support/shared.js';
 
-const NODE_CAP = 2_000_000;
+const NODE_CAP = 300_000;
 
 const load = (file: string): PerftEntry[] =>
   parsePerftFile(readFileSync(sharedPath(`data/perft/${file}`), 'utf8')).unwrap();

@@ -65,6 +65,8 @@ export interface CliIo {
   readonly replayJournals?: (paths: readonly string[], json: boolean) => Promise<number>;
   /** Replays raw board captures (`replay --driver D`) through the driver and the supervisor; the exit code. */
   readonly replayCaptures?: (paths: readonly string[], request: CaptureReplayRequest) => Promise<number>;
+  /** This build's version (the package's). */
+  readonly version?: () => Promise<string>;
   /** The environment (CHESSBRIDGE_CONFIG). */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
@@ -236,6 +238,11 @@ export const runCli = async (argv: readonly string[], io: CliIo): Promise<number
     for (const line of (topic === undefined ? undefined : COMMAND_USAGE[topic]) ?? USAGE)
       (command === undefined ? io.err : io.out)(line);
     return command === undefined ? 2 : 0;
+  }
+  if (command === '--version' || command === '-V' || command === 'version') {
+    if (rest.length > 0) return usage(io, 'version', `unexpected argument "${rest[0] ?? ''}"`);
+    io.out(`chessbridge ${io.version === undefined ? 'unknown' : await io.version()}`);
+    return 0;
   }
   if (!(command in VALUE_OPTIONS)) {
     io.err(`chessbridge: unknown command "${command}"`);

@@ -16,6 +16,7 @@ export const USAGE: readonly string[] = [
   '                       with --driver dgt, raw board captures through the driver and supervisor',
   '  simulate             emulated boards on pseudo-terminals play a PGN file for any daemon',
   '  schema [NAME]        the JSON Schema of every message chessbridge publishes (docs/wire.md)',
+  '  --version            the version of this chessbridge',
   '',
   'exit codes: 0 success, 1 failure (bad file, invalid configuration, daemon error), 2 usage error',
 ];
