@@ -6,7 +6,16 @@
  *   const doc = makeWireSchemaDocument();
  *   doc.$defs.event.anyOf.length;   // one member per event type
  */
+import { REQUEST_ACTIONS, type RequestAction } from './requestSchema.js';
 import { WIRE_SCHEMAS, type WireName } from './schema.js';
+
+/** Where each request arrives. */
+const REQUEST_CARRIERS = Object.fromEntries(
+  REQUEST_ACTIONS.map(a => [
+    `request_${a}`,
+    `MQTT <base>/bridge/request/${a}; HTTP POST /api/arbiter/${a.replaceAll('_', '-')} (the same body)`,
+  ]),
+) as { readonly [A in RequestAction as `request_${A}`]: string };
 
 /** Which topic or route carries each document. */
 export const WIRE_CARRIERS: { readonly [N in WireName]: string } = {
@@ -27,6 +36,7 @@ export const WIRE_CARRIERS: { readonly [N in WireName]: string } = {
   healthz: 'HTTP GET /healthz',
   journal_header: 'the journal: line 1 of <journal.dir>/games/<game>.jsonl',
   journal_record: 'the journal: every further line of a game file, and each write-ahead line’s `record`',
+  ...REQUEST_CARRIERS,
 };
 
 /** A TypeBox schema as plain JSON Schema (TypeBox keeps its own marks in symbols, which JSON drops). */

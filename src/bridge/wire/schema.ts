@@ -13,6 +13,7 @@ import { Value, type ValueError } from '@sinclair/typebox/value';
 import { BoardState, BridgeHealth, BridgeInfo, BridgeState, ResponseEnvelope } from './bridgeSchema.js';
 import { HTTP_SCHEMAS } from './httpSchema.js';
 import { JournalHeaderLine, JournalObservation, JournalRecordLine } from './journalSchema.js';
+import { REQUEST_ACTIONS, REQUEST_SCHEMAS, type RequestAction } from './requestSchema.js';
 import {
   AlertCode,
   At,
@@ -320,6 +321,13 @@ export const ReplayLine = Type.Union([...EventMessage.anyOf, ReplayGame, ReplayS
 });
 export type ReplayLine = Static<typeof ReplayLine>;
 
+/** Each request action's schema as a document of the wire: `request_<action>`. */
+const REQUEST_DOCUMENTS = Object.fromEntries(
+  REQUEST_ACTIONS.map(a => [`request_${a}`, REQUEST_SCHEMAS[a]]),
+) as {
+  readonly [A in RequestAction as `request_${A}`]: (typeof REQUEST_SCHEMAS)[A];
+};
+
 /** The schema of each named document of the wire. */
 export const WIRE_SCHEMAS = {
   event: EventMessage,
@@ -339,6 +347,7 @@ export const WIRE_SCHEMAS = {
   healthz: HTTP_SCHEMAS.healthz,
   journal_header: JournalHeaderLine,
   journal_record: JournalRecordLine,
+  ...REQUEST_DOCUMENTS,
 } as const satisfies Record<string, TSchema>;
 export type WireName = keyof typeof WIRE_SCHEMAS;
 

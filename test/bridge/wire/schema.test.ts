@@ -10,7 +10,8 @@ import { runCli, type CliIo } from '../../../src/bridge/cli/cli.js';
 import { makeWireDocTables, WIRE_DOC_BEGIN, WIRE_DOC_END } from '../../../src/bridge/wire/docTables.js';
 import { makeWireSchemaDocument } from '../../../src/bridge/wire/document.js';
 import { makeAlertMessage, makeEventMessage } from '../../../src/bridge/wire/events.js';
-import { checkWire, EVENT_TYPES } from '../../../src/bridge/wire/schema.js';
+import { REQUEST_ACTIONS, REQUEST_SCHEMAS } from '../../../src/bridge/wire/requestSchema.js';
+import { checkWire, EVENT_TYPES, WIRE_SCHEMAS } from '../../../src/bridge/wire/schema.js';
 import { endReason, wireWord } from '../../../src/bridge/wire/words.js';
 import { ALERT_CODES, type GameEvent } from '../../../src/engine/events.js';
 import { DECISIVE_KINDS, DRAWN_KINDS } from '../../../src/engine/outcome.js';
@@ -194,5 +195,28 @@ describe('the wire schema', () => {
         [],
       );
     }
+  });
+
+  it('holds every request action, the fields docs/mqtt.md lists for it, and names what a request gets wrong', () => {
+    const doc = readFileSync(join(ROOT, 'docs/mqtt.md'), 'utf8');
+    const rows = new Map(
+      [...doc.matchAll(/^\| `([a-z_]+)` \| ([^|]+) \|/gm)].map(m => [
+        m[1],
+        [...(m[2] ?? '').matchAll(/`([a-z_]+)\??`/g)].map(f => f[1]),
+      ]),
+    );
+    for (const action of REQUEST_ACTIONS) {
+      const name = `request_${action}` as keyof typeof WIRE_SCHEMAS;
+      expect(WIRE_SCHEMAS[name], name).toBe(REQUEST_SCHEMAS[action]);
+      const fields = Object.keys(REQUEST_SCHEMAS[action].properties).filter(f => f !== 'transaction');
+      expect(rows.get(action), `docs/mqtt.md's row of ${action}`).toEqual(expect.arrayContaining(fields));
+      const documented = makeWireSchemaDocument().$defs as Record<string, { $comment: string }>;
+      expect(documented[name]?.$comment).toContain(`bridge/request/${action}`);
+    }
+    expect(checkWire('request_set_result', { game_id: 'r1-b1', result: '1-0' })).toEqual([]);
+    const misspelt = checkWire('request_set_result', { game_id: 'r1-b1', reslt: '1-0' });
+    expect(misspelt).toContain('/reslt: Unexpected property, got "1-0"');
+    expect(misspelt).toContain('/result: Expected required property, got undefined');
+    expect(checkWire('request_restore_position', { game_id: 'r1-b1', ply: -1 })[0]).toMatch(/^\/ply: /);
   });
 });
