@@ -337,6 +337,7 @@ describe('chessbridge simulate against a daemon and mosquitto', () => {
       `every game's end (daemon: ${daemon.output().slice(-1500)})`,
     );
     expect(await daemon.stop()).toBe(0);
+    const daemonLog = daemon.output();
 
     // The simulator's report and its record.
     expect(sim.output()).toMatch(/sim-1 +\S+bus-1 +1 +25 +0/);
@@ -367,7 +368,12 @@ describe('chessbridge simulate against a daemon and mosquitto', () => {
         events.map(e => e.seq),
         game,
       ).toEqual(events.map((_, k) => k + 1));
-      expect(movesFromEvents(events), game).toEqual(want?.sans);
+      // On a failure, the message says how the game went on the wire and what the daemon logged.
+      const story = `${game}: ${events
+        .filter(e => e.type !== 'move' && e.type !== 'clock')
+        .map(e => JSON.stringify(e))
+        .join('\n')}\ndaemon: ${daemonLog.slice(-3000)}`;
+      expect(movesFromEvents(events), story).toEqual(want?.sans);
       expect(
         events.find(e => e.type === 'end'),
         game,

@@ -29,6 +29,7 @@ import {
   mergeMap,
   type Observable,
   of,
+  race,
   type SchedulerLike,
   take,
   tap,
@@ -155,6 +156,8 @@ const START_BATCH = 16;
 /** Where in the first second board `i` of `n` starts (ms): the starts spread evenly over it. */
 export const startSpreadMs = (i: number, n: number): number => Math.floor((i * 1000) / Math.max(1, n));
 
+/** The longest a finished bus board waits for the poller to read its last changes (ms, real time). */
+const READ_OUT_MS = 60_000;
 /** How often the boards check whether the host has read them (ms). */
 const POLL_MS = 100;
 
@@ -293,6 +296,26 @@ export class SimulatedVenue {
     );
   }
 
+  /**
+   * Completes once the host has read what the board has played: at once for a board that sends
+   * its changes by itself; for a bus board, when the poller has asked for its changes twice since
+   * its last change (the second request shows the first answer arrived), or after READ_OUT_MS.
+   * A daemon slowed down by a busy machine polls late; closing the line before would lose its
+   * last moves.
+   */
+  private readOut$(b: SimBoard, scheduler: SchedulerLike): Observable<never> {
+    if (b.address === undefined) return EMPTY;
+    const from = b.emulator.changeRequests;
+    const polls = (): number => b.emulator.changeRequests - from;
+    return race(
+      interval(POLL_MS, scheduler).pipe(
+        filter(() => polls() >= 2),
+        take(1),
+      ),
+      timer(READ_OUT_MS, scheduler),
+    ).pipe(take(1), ignoreElements());
+  }
+
   /** Plays every board's games (see the module comment); completes when all are over. */
   play$(): Observable<SimRecord> {
     const scheduler = this.options.scheduler ?? asyncScheduler;
@@ -367,7 +390,10 @@ export class SimulatedVenue {
                   ),
                   pause$(this.options.startDelayMs),
                 )
-              : pause$(AFTER_GAME_MS);
+              : concat(
+                  pause$(AFTER_GAME_MS),
+                  defer(() => this.readOut$(b, scheduler)),
+                );
           return concat(played$, done$, next$);
         });
       const ready$ = interval(POLL_MS, scheduler).pipe(

@@ -120,6 +120,8 @@ export class DgtBoardEmulator {
   readonly address: number;
   readonly orientation: Orientation;
   readonly clock: EmulatorClock | undefined;
+  /** Bus requests for this board's changes received so far (a poller's reads of it). */
+  changeRequests = 0;
   /** Every command received, oldest first (bounded), for assertions. */
   readonly received: ReceivedCommand[] = [];
   /** Rev II LED commands received. */
@@ -406,6 +408,7 @@ export class DgtBoardEmulator {
       case 'send-clock':
         return reply({ kind: 'clock', payload: this.clockPayload(now) });
       case 'send-changes':
+        this.changeRequests++;
         this.lastChanges = this.pending;
         this.pending = [];
         return reply({ kind: 'bus-update', records: this.lastChanges, even: false });
