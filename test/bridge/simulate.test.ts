@@ -372,7 +372,12 @@ describe('chessbridge simulate against a daemon and mosquitto', () => {
       const story = `${game}: ${events
         .filter(e => e.type !== 'move' && e.type !== 'clock')
         .map(e => JSON.stringify(e))
-        .join('\n')}\ndaemon: ${daemonLog.slice(-3000)}`;
+        .join('\n')}\ndaemon: ${daemonLog
+        .split('\n')
+        .filter(l => !l.includes(' INFO ') || !/ (\d+\.|\d+\.\.\.) \S+ \(seq \d+\)$/.test(l))
+        .filter(l => !/sim-|r\d-b/.test(l) || l.includes(`sim-${i + 1}`) || l.includes(game))
+        .join('\n')
+        .slice(-6000)}`;
       expect(movesFromEvents(events), story).toEqual(want?.sans);
       expect(
         events.find(e => e.type === 'end'),

@@ -47,10 +47,9 @@ import {
   takeUntil,
   tap,
   throwError,
-  timer,
 } from 'rxjs';
 import type { Backoff } from '../backoff.js';
-import { LinkSilentError, sessionNow } from '../link.js';
+import { awakeTimer$, LinkSilentError, sessionNow } from '../link.js';
 import type { LinkObservation, Orientation } from '../observation.js';
 import { type BoardObservation, type LedGroup, ledSquares } from '../observationExtra.js';
 import { alongside, PacedWriter, sessionAttempts$, SnapshotTracker } from '../sessionKit.js';
@@ -318,7 +317,7 @@ export const certaboSession$ = (
         );
         const silence$ = activity$.pipe(
           startWith(undefined),
-          switchMap(() => timer(silenceMs, scheduler)),
+          switchMap(() => awakeTimer$(silenceMs, scheduler)),
           mergeMap(() => throwError(() => new LinkSilentError(silenceMs))),
         );
         return merge(main$, silence$, leds$).pipe(

@@ -37,7 +37,7 @@ import {
   timer,
 } from 'rxjs';
 import type { Backoff } from '../backoff.js';
-import { LinkSilentError, sessionNow } from '../link.js';
+import { awakeTimer$, LinkSilentError, sessionNow } from '../link.js';
 import {
   alongside,
   every$,
@@ -178,7 +178,7 @@ export const chessnutSession$ = (
           ignoreElements(),
         );
         const silence$ = quiet$.pipe(
-          switchMap(() => timer(silenceMs, scheduler)),
+          switchMap(() => awakeTimer$(silenceMs, scheduler)),
           mergeMap(() => throwError(() => new LinkSilentError(silenceMs))),
         );
 

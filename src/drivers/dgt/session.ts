@@ -44,7 +44,7 @@ import {
   timer,
 } from 'rxjs';
 import { type Backoff, backoffDelay } from '../backoff.js';
-import { LinkSilentError, sessionNow } from '../link.js';
+import { awakeTimer$, LinkSilentError, sessionNow } from '../link.js';
 import type { LinkObservation, Observation, Orientation } from '../observation.js';
 import type { Transport } from '../transport/transport.js';
 import type { ClockCommand } from './clockCommands.js';
@@ -231,7 +231,7 @@ export const dgtSession$ = (
         ignoreElements(),
       );
       const silence$ = quiet$.pipe(
-        switchMap(() => timer(silenceMs, scheduler)),
+        switchMap(() => awakeTimer$(silenceMs, scheduler)),
         mergeMap(() => throwError(() => new LinkSilentError(silenceMs))),
       );
 

@@ -51,7 +51,7 @@ import { DEFAULT_BUFFER_CAP } from './constants.js';
 import { DgtFramer, type FrameSink } from './framing.js';
 import { frameError, observeMessage } from './observe.js';
 import { type Backoff, backoffDelay } from '../backoff.js';
-import { LinkSilentError, sessionNow } from '../link.js';
+import { awakeTimer$, LinkSilentError, sessionNow } from '../link.js';
 import { BusClockPlan } from './sessionBusClock.js';
 import { BoardView } from './sessionMirror.js';
 
@@ -282,7 +282,8 @@ export const dgtBusSession$ = (
         );
         return merge(
           reply$,
-          timer(replyTimeout, scheduler).pipe(map((): RequestOutcome => 'timeout')),
+          // The reply timeout, not counted while the daemon itself was stalled.
+          awakeTimer$(replyTimeout, scheduler).pipe(map((): RequestOutcome => 'timeout')),
           defer(() => {
             send(command, address);
             return EMPTY;
@@ -395,7 +396,7 @@ export const dgtBusSession$ = (
       const silenceMs = options.silenceMs ?? 5000;
       const silence$ = activity$.pipe(
         startWith(undefined),
-        switchMap(() => timer(silenceMs, scheduler)),
+        switchMap(() => awakeTimer$(silenceMs, scheduler)),
         mergeMap(() => throwError(() => new LinkSilentError(silenceMs))),
       );
 

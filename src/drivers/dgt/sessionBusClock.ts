@@ -55,6 +55,8 @@ interface ClockState {
   held: Observation[];
   /** A SEND_CHANGES went out after they were held: its list releases them. */
   releaseArmed: boolean;
+  /** The last change list made presses of its own (its lever state is newer than any held reading). */
+  listPressed: boolean;
 }
 
 /** A change-list record that means the lever was pressed (0x7D "new clock state" counts too, §7). */
@@ -105,6 +107,7 @@ export class BusClockPlan {
           pressListed: false,
           held: [],
           releaseArmed: false,
+          listPressed: false,
         });
   }
 
@@ -112,7 +115,13 @@ export class BusClockPlan {
   forget(address: number): void {
     const c = this.clocks.get(address);
     if (c === undefined) return;
-    Object.assign(c, { last: undefined, pressListed: false, held: [], releaseArmed: false });
+    Object.assign(c, {
+      last: undefined,
+      pressListed: false,
+      held: [],
+      releaseArmed: false,
+      listPressed: false,
+    });
   }
 
   /** Whether the board's clock is read at all. */
@@ -129,6 +138,7 @@ export class BusClockPlan {
     const c = this.clocks.get(address);
     if (c === undefined || !list.records.some(isPress)) return observeMessage(list, ctx);
     c.wanted = true;
+    c.listPressed = false;
     const out: Observation[] = [];
     let segment: DgtLogRecord[] = [];
     const flush = (): void => {
@@ -146,6 +156,7 @@ export class BusClockPlan {
       if (c.last === undefined) c.pressListed = true;
       else if (c.last.lever === r.side) {
         c.last = pressedReading(c.last, r.side, ms, ctx.at);
+        c.listPressed = true;
         out.push(c.last);
       }
     }
@@ -190,12 +201,23 @@ export class BusClockPlan {
     if (c !== undefined && c.held.length > 0) c.releaseArmed = true;
   }
 
-  /** A change list came in at `at` (after its squares were passed on): the readings it releases, stamped `at`. */
+  /**
+   * A change list came in at `at` (after its squares were passed on): the readings it releases,
+   * stamped `at`. Every held reading was read before the list was asked for, so a list whose
+   * presses moved the lever has the newer lever: the held readings are dropped (passed on after
+   * those presses, a reading from before them would read as one more press), and the clock is
+   * read again right after the list.
+   */
   released(address: number, at: number): Observation[] {
     const c = this.clocks.get(address);
-    if (c?.releaseArmed !== true) return [];
+    if (c === undefined) return [];
+    const superseded = c.listPressed;
+    c.listPressed = false;
+    if (!c.releaseArmed) return [];
     c.releaseArmed = false;
-    const out = c.held.splice(0).map(o => ({ ...o, at }));
+    const held = c.held.splice(0);
+    if (superseded) return held.filter(o => o.type !== 'clock').map(o => ({ ...o, at }));
+    const out = held.map(o => ({ ...o, at }));
     for (const o of out) if (o.type === 'clock') c.last = o;
     return out;
   }

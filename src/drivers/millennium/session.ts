@@ -40,7 +40,7 @@ import {
   BehaviorSubject,
 } from 'rxjs';
 import type { Backoff } from '../backoff.js';
-import { LinkSilentError, sessionNow } from '../link.js';
+import { awakeTimer$, LinkSilentError, sessionNow } from '../link.js';
 import type { LinkObservation, Orientation } from '../observation.js';
 import type { BoardObservation, LedGroup } from '../observationExtra.js';
 import type { Transport } from '../transport/transport.js';
@@ -200,7 +200,7 @@ export const millenniumSession$ = (
           ignoreElements(),
         );
         const silence$ = quiet$.pipe(
-          switchMap(() => timer(silenceMs, scheduler)),
+          switchMap(() => awakeTimer$(silenceMs, scheduler)),
           mergeMap(() => throwError(() => new LinkSilentError(silenceMs))),
         );
 

@@ -4,6 +4,7 @@
  * line that is unplugged and returns without losing any change.
  */
 import { parseSquare } from 'chessops';
+import type { SchedulerLike } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import { makeCommand, parseCommand } from '../../../src/drivers/dgt/commands.js';
@@ -42,10 +43,22 @@ const runBus = (
   options: Partial<DgtBusSessionOptions>,
   body: (r: BusRig) => void,
   corrupt: (address: number, command: string, reply: Uint8Array) => boolean = () => false,
-  timing: { readonly delayMs?: (address: number, command: string, now: number) => number } = {},
+  timing: {
+    readonly delayMs?: (address: number, command: string, now: number) => number;
+    /**
+     * The daemon stalls this long as the device serves a request (a busy machine): its clock jumps
+     * ahead of its timers, which fire late by that much.
+     */
+    readonly stallMs?: (address: number, command: string, now: number) => number;
+  } = {},
 ): BusRig => {
   const ts = new TestScheduler((a, b) => expect(a).toEqual(b));
   let rig: BusRig | undefined;
+  let stalled = 0;
+  const daemonTime: SchedulerLike = {
+    now: () => ts.now() + stalled,
+    schedule: (...args: Parameters<SchedulerLike['schedule']>) => ts.schedule(...args),
+  };
   ts.run(({ flush }) => {
     const link = createMemoryLink({ scheduler: ts });
     const line = new DgtBusLine(
@@ -64,6 +77,7 @@ const runBus = (
           if (command?.kind !== 'bus' || reply.length === 0 || mute.has(command.address)) return;
           if (corrupt(command.address, command.command, reply))
             reply[reply.length - 1] = (reply.at(-1) ?? 0) ^ 0x01;
+          stalled += timing.stallMs?.(command.address, command.command, ts.now()) ?? 0;
           const delay = timing.delayMs?.(command.address, command.command, ts.now()) ?? 0;
           if (delay === 0) void link.device.write(reply);
           else ts.schedule(() => void link.device.write(reply), delay);
@@ -74,7 +88,11 @@ const runBus = (
     serve();
     const seen = new Map<number | undefined, Observation[]>([...ADDRESSES, undefined].map(a => [a, []]));
     const split = boardStreams(
-      dgtBusSession$(link.host, { addresses: ADDRESSES, scheduler: ts, ...options }),
+      dgtBusSession$(link.host, {
+        addresses: ADDRESSES,
+        scheduler: timing.stallMs === undefined ? ts : daemonTime,
+        ...options,
+      }),
       ADDRESSES,
     );
     for (const [a, obs$] of split.boards) obs$.subscribe(o => seen.get(a)!.push(o));
@@ -176,6 +194,21 @@ describe('dgtBusSession$', () => {
     expect(lost![0]).toBe(980);
     expect(back![0]).toBe(1500);
     expect(rig.links(11).map(([, s]) => s)).toEqual(['resynchronising', 'connected']);
+  });
+
+  it('replies late only because the daemon was stalled count no miss; a board as slow with the daemon awake is lost', () => {
+    // From 400 ms to 1500 ms board 13 answers 150 ms late (the timeout is 80 ms).
+    const slow = (address: number, command: string, now: number): number =>
+      address === 13 && command === 'send-changes' && now >= 400 && now < 1500 ? 150 : 0;
+    // The daemon stalls 150 ms at each of those requests: the replies wait in its input, unread.
+    const stalled = runBus(3000, { cycleMs: 200 }, () => undefined, undefined, {
+      delayMs: slow,
+      stallMs: slow,
+    });
+    expect(stalled.links(13).map(([, s]) => s)).toEqual(['resynchronising', 'connected']);
+    expect(stalled.requests.filter(([, q]) => q === 'repeat-changes@13')).toEqual([]);
+    const awake = runBus(3000, { cycleMs: 200 }, () => undefined, undefined, { delayMs: slow });
+    expect(awake.links(13).map(([, s]) => s)).toEqual(['resynchronising', 'connected', 'lost', 'connected']);
   });
 
   it('a change list whose reply was lost is asked for again with REPEAT_CHANGES: nothing lost, nothing twice', () => {
