@@ -103,7 +103,15 @@ const serve = async (config: Config, log: Logger, options: ServeOptions = {}): P
   });
   let code = 0;
   try {
+    // A signal during the start stops it: start() then rejects, once the part being started gives up.
+    let started = false;
+    void stopped.then(reason => {
+      if (started) return;
+      daemonLog.info(`stopping (${reason}) while starting`);
+      return daemon.stop();
+    });
     await daemon.start();
+    started = true;
     const extras = options.extras?.(daemon) ?? [];
     const done =
       extras.length === 0
@@ -130,8 +138,11 @@ const serve = async (config: Config, log: Logger, options: ServeOptions = {}): P
     await notify.stopping(`stopping (${reason})`);
     subscription.unsubscribe();
   } catch (e) {
-    daemonLog.error(`cannot start: ${describe(e)}`);
-    code = 1;
+    const signal = await Promise.race([stopped, Promise.resolve(undefined)]);
+    if (signal === undefined) {
+      daemonLog.error(`cannot start: ${describe(e)}`);
+      code = 1;
+    }
   } finally {
     await daemon.stop();
     for (const [s, f] of signals) process.off(s, f);

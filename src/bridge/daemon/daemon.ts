@@ -21,6 +21,7 @@ import { JournalStore } from '../journal/index.js';
 import type { Logger } from '../logger.js';
 import { AckLedger } from '../mqtt/ackLedger.js';
 import { MqttConnection, type MqttTlsOptions } from '../mqtt/client.js';
+import { BridgeMetrics } from '../http/metrics.js';
 import { EmbeddedBroker } from '../mqtt/embeddedBroker.js';
 import { EventPublisher } from '../mqtt/publisher.js';
 import { serveRequests$ } from '../mqtt/requests.js';
@@ -93,15 +94,32 @@ const readTls = async (tls: Config['mqtt']['tls']): Promise<MqttTlsOptions | und
 /** What has been built so far (a start that fails half-way stops just these). */
 type Built = Partial<Parts> & Pick<Parts, 'journal' | 'boards' | 'games'>;
 
+/** Events waiting for the broker from which /healthz says the publisher is behind. */
+const PUBLISHER_BEHIND = 500;
+
 export class Daemon {
   private parts: Built | undefined;
   private starting: Promise<void> | undefined;
   private stopping: Promise<void> | undefined;
   private readonly startedAt: number;
   private readonly leds: BoardLeds;
+  private stopAsked = false;
+  /** The journal's last problem (a full disk, a failed write), for /healthz. */
+  private journalProblem: string | undefined;
+  /** The counters /metrics shows, fed by the outputs and the publisher. */
+  readonly metrics: BridgeMetrics;
+  private partsStopping: Promise<void> | undefined;
 
   constructor(private readonly ctx: DaemonContext) {
     this.startedAt = Date.now();
+    this.metrics = new BridgeMetrics(this.startedAt, () => ({
+      publishQueue: this.parts?.publisher?.health().queued ?? 0,
+      ...(this.parts === undefined
+        ? {}
+        : {
+            boardsConnected: this.parts.boards.all().filter(slot => slot.status.link === 'connected').length,
+          }),
+    }));
     this.leds = ctx.leds ?? new BoardLeds();
   }
 
@@ -122,13 +140,42 @@ export class Daemon {
     return this.parts?.boards;
   }
 
+  /**
+   * Starts every part in order. A failure stops what was started and rejects with it; so does a
+   * stop() asked for meanwhile (a signal during the start), once the part being started gives up.
+   */
   start(): Promise<void> {
     this.starting ??= this.doStart().catch(async (e: unknown) => {
-      await this.shutdown();
-      this.starting = undefined;
+      // Not shutdown(): it waits for this very start, which would never end.
+      await this.stopParts();
       throw e;
     });
     return this.starting;
+  }
+
+  /**
+   * What is wrong while the daemon serves, in words (/healthz `degraded`): configured boards not
+   * connected, the publisher behind, the journal failing to write.
+   */
+  private degraded(parts: Built): string[] {
+    const out: string[] = [];
+    const missing = parts.boards.all().filter(slot => slot.status.link !== 'connected');
+    if (missing.length > 0)
+      out.push(
+        `${missing.length} of ${parts.boards.ids().length} boards not connected: ${missing
+          .slice(0, 10)
+          .map(slot => `${slot.config.id} (${slot.status.link})`)
+          .join(', ')}${missing.length > 10 ? ', …' : ''}`,
+      );
+    const queued = parts.publisher?.health().queued ?? 0;
+    if (queued >= PUBLISHER_BEHIND) out.push(`publisher behind: ${queued} events wait for the broker`);
+    if (this.journalProblem !== undefined) out.push(`journal: ${this.journalProblem}`);
+    return out;
+  }
+
+  /** Throws when a stop was asked for while starting, so no further part is started. */
+  private checkNotStopped(): void {
+    if (this.stopAsked) throw new Error('stopped before it had started');
   }
 
   private log(suffix: string): Logger {
@@ -143,6 +190,9 @@ export class Daemon {
       checkpointMs: config.journal.checkpointSeconds * 1000,
       onProblem: p => {
         const line = `${p.kind}: ${'error' in p ? p.error.message : JSON.stringify(p)}`;
+        // Recovery problems at start (a torn tail, a gap) are logged, not a standing fault.
+        if (p.kind === 'disk-full' || p.kind === 'checkpoint-failed') this.journalProblem = line;
+        if (p.kind === 'disk-space-back') this.journalProblem = undefined;
         // A full disk holds every input back until it is written: the operator must act.
         if (p.kind === 'disk-full') this.log('bridge:journal').error(line);
         else this.log('bridge:journal').warn(line);
@@ -184,10 +234,12 @@ export class Daemon {
     // Parts are kept as soon as they exist, so a start that fails stops what it had started.
     const partial: Built = { journal, ledger, boards, games, ...(broker === undefined ? {} : { broker }) };
     this.parts = partial;
+    this.checkNotStopped();
     let brokerUrl = external;
     let wsUrl: string | undefined;
     if (broker !== undefined) {
       const where = await broker.start();
+      this.checkNotStopped();
       brokerUrl = where.url;
       wsUrl = where.wsUrl;
     }
@@ -212,7 +264,12 @@ export class Daemon {
         ? {}
         : await readTls(mqtt.tls).then(tls => (tls === undefined ? {} : { tls }))),
     });
-    const publisher = new EventPublisher({ connection, log: mqttLog, ledger });
+    const publisher = new EventPublisher({
+      connection,
+      log: mqttLog,
+      ledger,
+      onAcked: ms => this.metrics.observePublishLatency(ms / 1000),
+    });
     const outputs = new DaemonOutputs({
       publisher,
       topics: connection.topics,
@@ -227,9 +284,11 @@ export class Daemon {
       version: this.ctx.version,
       startedAt: this.startedAt,
       leds: this.leds,
+      metrics: this.metrics,
     });
     Object.assign(partial, { connection, publisher, outputs });
     await connection.start();
+    this.checkNotStopped();
     await publisher.start();
     log.info(`MQTT ${brokerUrl ?? ''} as ${mqtt.clientId}, topics under ${mqtt.baseTopic}/`);
     const restored = await restoreGames(started.value, {
@@ -241,6 +300,7 @@ export class Daemon {
       config,
       log: this.log('bridge:restore'),
     });
+    this.checkNotStopped();
     partial.restored = restored;
     partial.addresses = { mqtt: brokerUrl ?? '', ws: wsUrl, http: undefined };
     if (config.http.enabled) await this.startWeb(partial, connection, outputs);
@@ -262,6 +322,7 @@ export class Daemon {
     parts.hub = hub;
     const mqttJs = makeFileReplier(MQTT_BROWSER_BUNDLE);
     const http = new HttpServer({
+      metrics: this.metrics,
       host: config.http.host,
       port: this.ctx.httpPort ?? config.http.port,
       feed: () => outputs.feed(),
@@ -284,6 +345,7 @@ export class Daemon {
         ok: connection.isConnected,
         mqtt: connection.isConnected,
         games: parts.games.open().length,
+        degraded: this.degraded(parts),
       }),
     });
     parts.http = http;
@@ -363,7 +425,21 @@ export class Daemon {
   }
 
   private async shutdown(): Promise<void> {
+    this.stopAsked = true;
+    // A start in progress is not waited for first: its parts are stopped (an MQTT connection
+    // still being made is aborted), and it ends with them.
+    await this.stopParts();
     if (this.starting !== undefined) await this.starting.catch(() => undefined);
+  }
+
+  /** Stops the parts built so far, once (start's failure and stop() may both ask). */
+  private stopParts(): Promise<void> {
+    if (this.parts === undefined) return Promise.resolve();
+    this.partsStopping ??= this.doStopParts();
+    return this.partsStopping;
+  }
+
+  private async doStopParts(): Promise<void> {
     const parts = this.parts;
     if (parts === undefined) return;
     const log = this.log('bridge:daemon');

@@ -19,6 +19,7 @@ import type {
   JsonObject,
   Topics,
 } from '../mqtt/topics.js';
+import type { BridgeMetrics } from '../http/metrics.js';
 import type { PublisherHealth } from '../mqtt/publisher.js';
 import type { MqttClientHealth } from '../mqtt/client.js';
 import type { GameOutputs } from '../stages/publishGame.js';
@@ -56,6 +57,8 @@ export interface DaemonOutputsContext {
   readonly startedAt: number;
   /** The boards' LEDs (squares to fix); none: no LED requests. */
   readonly leds?: BoardLeds;
+  /** The counters of /metrics: events and alerts published. */
+  readonly metrics?: BridgeMetrics;
 }
 
 /** Alerts about a position the board should not show; the console offers "restore to ply N" for them. */
@@ -98,8 +101,14 @@ export class DaemonOutputs {
   /** The publisher functions of one game's lane. */
   forGame(): GameOutputs {
     return {
-      event: m => this.ctx.publisher.publishEvent(m),
-      alert: m => this.ctx.publisher.publishAlert(withRestorePly(m)),
+      event: m => {
+        this.ctx.metrics?.countEvent(m.type);
+        this.ctx.publisher.publishEvent(m);
+      },
+      alert: m => {
+        this.ctx.metrics?.countAlert(m.code);
+        this.ctx.publisher.publishAlert(withRestorePly(m));
+      },
       view: v => this.view(v),
       ...(this.ctx.leds === undefined ? {} : { boardEvent: this.ctx.leds.onEvent.bind(this.ctx.leds) }),
     };

@@ -21,6 +21,8 @@ export interface MetricsSnapshot {
   readonly latencySum: number;
   readonly httpRequests: ReadonlyMap<string, number>;
   readonly startedAt: number;
+  /** Events waiting for the broker's acknowledgement. */
+  readonly publishQueue: number;
 }
 
 const inc = (map: Map<string, number>, key: string, by = 1): void => {
@@ -36,8 +38,18 @@ export class BridgeMetrics {
   private sum = 0;
   private readonly http = new Map<string, number>();
 
-  /** @param startedAt when the process started (ms since the epoch), for the uptime gauge. */
-  constructor(private readonly startedAt = 0) {}
+  /**
+   * @param startedAt when the process started (ms since the epoch), for the uptime gauge.
+   * @param live gauges read at each scrape (the daemon's boards and publisher queue as they are
+   *   then); a gauge it leaves out is the last value set.
+   */
+  constructor(
+    private readonly startedAt = 0,
+    private readonly live: () => {
+      readonly boardsConnected?: number;
+      readonly publishQueue?: number;
+    } = () => ({}),
+  ) {}
 
   setBoardsConnected(n: number): void {
     this.boards = n;
@@ -67,8 +79,9 @@ export class BridgeMetrics {
   }
 
   snapshot(): MetricsSnapshot {
+    const live = this.live();
     return {
-      boardsConnected: this.boards,
+      boardsConnected: live.boardsConnected ?? this.boards,
       eventsPublished: new Map(this.events),
       alerts: new Map(this.alerts),
       latencyBuckets: [...this.buckets],
@@ -76,6 +89,7 @@ export class BridgeMetrics {
       latencySum: this.sum,
       httpRequests: new Map(this.http),
       startedAt: this.startedAt,
+      publishQueue: live.publishQueue ?? 0,
     };
   }
 }
@@ -111,7 +125,7 @@ export const makePrometheusText = (s: MetricsSnapshot, now: number): string => {
   for (const [code, n] of sorted(s.alerts)) lines.push(`chessbridge_alerts_total${labels({ code })} ${n}`);
   const latency = 'chessbridge_publish_latency_seconds';
   lines.push(
-    ...header(latency, 'histogram', 'Time from a board observation to the publication of its event.'),
+    ...header(latency, 'histogram', "Time from an event's queueing to the broker's acknowledgement."),
   );
   for (const [i, bound] of LATENCY_BUCKETS.entries()) {
     lines.push(`${latency}_bucket${labels({ le: String(bound) })} ${s.latencyBuckets[i] ?? 0}`);
@@ -126,6 +140,10 @@ export const makePrometheusText = (s: MetricsSnapshot, now: number): string => {
     const [route = '', code = ''] = key.split('\u0000');
     lines.push(`chessbridge_http_requests_total${labels({ route, code })} ${n}`);
   }
+  lines.push(
+    ...header('chessbridge_publish_queue', 'gauge', 'Events waiting for the broker to acknowledge them.'),
+  );
+  lines.push(`chessbridge_publish_queue ${s.publishQueue}`);
   lines.push(...header('chessbridge_uptime_seconds', 'gauge', 'Seconds since the bridge started.'));
   lines.push(`chessbridge_uptime_seconds ${Math.max(0, (now - s.startedAt) / 1000)}`);
   return `${lines.join('\n')}\n`;

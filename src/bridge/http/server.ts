@@ -187,10 +187,24 @@ export class HttpServer {
       void this.handle(req, res);
     });
     server.keepAliveTimeout = 5000;
+    const port = this.opts.port ?? 8080;
+    const host = this.opts.host ?? '127.0.0.1';
     return await new Promise<AddressInfo>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.opts.port ?? 8080, this.opts.host ?? '127.0.0.1', () => {
-        server.off('error', reject);
+      // A refusal names the listener, the address and what to do (the daemon prints it at start).
+      const refused = (error: NodeJS.ErrnoException): void => {
+        const why =
+          error.code === 'EADDRINUSE'
+            ? 'the port is in use (another daemon or web server?); set http.port or stop the other one'
+            : error.code === 'EACCES'
+              ? 'no permission (ports below 1024 need privileges); set http.port to 1024 or above'
+              : error.message;
+        reject(
+          new Error(`HTTP: cannot listen on ${host.includes(':') ? `[${host}]` : host}:${port}: ${why}`),
+        );
+      };
+      server.once('error', refused);
+      server.listen(port, host, () => {
+        server.off('error', refused);
         this.server = server;
         resolve(server.address() as AddressInfo);
       });
@@ -288,8 +302,9 @@ export class HttpServer {
   private healthReply(now: number): HttpReply {
     const report = this.opts.health?.() ?? { ok: true };
     const uptime = Math.round((now - this.components().metrics.snapshot().startedAt) / 1000);
+    const degraded = Array.isArray(report.degraded) && report.degraded.length > 0;
     return jsonReply(report.ok ? 200 : 503, {
-      status: report.ok ? 'ok' : 'fail',
+      status: report.ok ? (degraded ? 'degraded' : 'ok') : 'fail',
       uptime_s: uptime,
       ...report,
     });

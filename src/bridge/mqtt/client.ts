@@ -289,6 +289,10 @@ export class MqttConnection {
     const client = this.client;
     if (!client) return;
     this.client = undefined;
+    // No reconnect after this: a client ended while it was still connecting (a broker that
+    // accepted the socket and never answered) would otherwise keep reconnecting, and keep the
+    // process alive after a stop.
+    client.options.reconnectPeriod = 0;
     await this.withTimeout(client.endAsync(force), 3000).catch(() => client.end(true));
     this.onClose();
   }

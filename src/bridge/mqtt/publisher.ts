@@ -53,6 +53,8 @@ export interface EventPublisherContext {
   readonly drainTimeoutMs?: number;
   /** Wall clock in ms (injected for tests). */
   readonly now?: () => number;
+  /** Each event's time from its queueing to its PUBACK, in ms (the daemon's /metrics histogram). */
+  readonly onAcked?: (latencyMs: number) => void;
 }
 
 export interface PublisherHealth {
@@ -77,6 +79,8 @@ interface Item {
   /** For game events: the ledger's game and seq. */
   readonly game?: string;
   readonly seq?: number;
+  /** When it was queued (wall ms). */
+  readonly queuedAt: number;
   state: 'pending' | 'inflight' | 'done';
 }
 
@@ -260,6 +264,7 @@ export class EventPublisher {
       order: this.nextOrder++,
       topic,
       payload,
+      queuedAt: (this.ctx.now ?? Date.now)(),
       state: 'pending',
       ...(game === undefined ? {} : { game }),
       ...(seq === undefined ? {} : { seq }),
@@ -307,6 +312,7 @@ export class EventPublisher {
     item.state = 'done';
     this.counters.acked += 1;
     const now = (this.ctx.now ?? Date.now)();
+    this.ctx.onAcked?.(now - item.queuedAt);
     this.recent.push({ item, ackedAt: now });
     const horizon = now - (this.ctx.resendAckedMs ?? 2000);
     while (

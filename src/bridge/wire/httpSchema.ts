@@ -99,9 +99,18 @@ export const HTTP_SCHEMAS = {
   api_moves: Type.Array(ApiMoveSchema, { description: 'HTTP /api/rounds/N/games/K/moves?from=P.' }),
   healthz: Type.Object(
     {
-      status: oneOf(['ok', 'fail'], 'ok (200) or fail (503).'),
+      status: oneOf(
+        ['ok', 'degraded', 'fail'],
+        'ok (200); degraded (200: it serves, and `degraded` says what is missing); fail (503: no broker).',
+      ),
       uptime_s: Type.Integer({ minimum: 0 }),
       ok: Type.Boolean(),
+      degraded: Type.Optional(
+        Type.Array(Type.String(), {
+          description:
+            'What is wrong while it serves: a configured board not connected, the publisher behind, the journal failing to write.',
+        }),
+      ),
       mqtt: Type.Optional(Type.Boolean({ description: 'The daemon is connected to its broker.' })),
       games: Type.Optional(Type.Integer({ minimum: 0, description: 'Games open.' })),
     },
