@@ -12,5 +12,9 @@ export default defineConfig({
     // CPU, and their waits are driven by events. Measured on two cores: 510 s with two, 338 s with
     // three, the slow files' own durations unchanged.
     maxWorkers: 3,
+    // Test files share a worker's module cache instead of importing everything again (measured:
+    // import time 135 s to 50 s, npm test 491 s to 438 s). Files clean up what they start in
+    // afterAll/afterEach and keep no state at module level that another file could see.
+    isolate: false,
   },
 });
