@@ -63,6 +63,50 @@ describe('trackBoard stage', () => {
   });
 });
 
+describe('trackBoard stage: a board that is not plugged in', () => {
+  it('says so once, at warn, with a hint; its retries are debug lines until it connects', () => {
+    const boards = new BoardRegistry([board], () => 0);
+    const { logger, lines } = memoryLogger('debug');
+    const cannotOpen = (at: number): Observation => ({
+      type: 'link',
+      at,
+      state: 'lost',
+      detail: 'cannot open /dev/x: Error: No such file or directory',
+    });
+    const again = (at: number): Observation => ({
+      type: 'link',
+      at,
+      state: 'resynchronising',
+      detail: 'attempt 2',
+    });
+    createTestScheduler().run(({ hot, expectObservable }) => {
+      const values = {
+        l: cannotOpen(1),
+        r: again(2),
+        m: cannotOpen(3),
+        n: again(4),
+        o: cannotOpen(5),
+        c: link(6, 'connected'),
+        x: link(7, 'lost'),
+      };
+      const out$ = hot('l-r-m-n-o-c-x', values).pipe(
+        trackBoard({ id: 'b1', boards, route: () => undefined, consider: () => undefined, log: logger }),
+      );
+      expectObservable(out$).toBe('l-r-m-n-o-c-x', values);
+    });
+    const warned = lines.filter(l => l.includes(' WARN '));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toContain('board b1: lost (cannot open /dev/x');
+    expect(warned[0]).toContain('`chessbridge ports` lists the boards it finds');
+    expect(lines.filter(l => l.includes(' DEBUG ') && l.includes('board b1:'))).toHaveLength(4);
+    // Once connected, a loss is news again.
+    expect(lines.filter(l => l.includes(' INFO ') && l.includes('board b1:'))).toEqual([
+      expect.stringContaining('board b1: connected') as unknown,
+      expect.stringContaining('board b1: lost') as unknown,
+    ]);
+  });
+});
+
 const face = { ms: 60_000, flagFallen: false, flagShown: false, timePerMove: false };
 const clock: Observation = {
   type: 'clock',
