@@ -148,6 +148,9 @@ export class Daemon {
     this.starting ??= this.doStart().catch(async (e: unknown) => {
       // Not shutdown(): it waits for this very start, which would never end.
       await this.stopParts();
+      // A later start() tries again from scratch.
+      this.starting = undefined;
+      this.partsStopping = undefined;
       throw e;
     });
     return this.starting;
