@@ -145,12 +145,12 @@ export class Daemon {
    * stop() asked for meanwhile (a signal during the start), once the part being started gives up.
    */
   start(): Promise<void> {
+    if (this.starting === undefined) this.partsStopping = undefined; // a new try, after a failed one
     this.starting ??= this.doStart().catch(async (e: unknown) => {
       // Not shutdown(): it waits for this very start, which would never end.
       await this.stopParts();
       // A later start() tries again from scratch.
       this.starting = undefined;
-      this.partsStopping = undefined;
       throw e;
     });
     return this.starting;
