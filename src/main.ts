@@ -102,16 +102,17 @@ const serve = async (config: Config, log: Logger, options: ServeOptions = {}): P
     ...(options.leds === undefined ? {} : { leds: options.leds }),
   });
   let code = 0;
+  // A signal during the start stops it: start() then rejects, once the part being started gives up.
+  const start = { done: false, interrupted: false };
   try {
-    // A signal during the start stops it: start() then rejects, once the part being started gives up.
-    let started = false;
     void stopped.then(reason => {
-      if (started) return;
+      if (start.done) return;
+      start.interrupted = true;
       daemonLog.info(`stopping (${reason}) while starting`);
       return daemon.stop();
     });
     await daemon.start();
-    started = true;
+    start.done = true;
     const extras = options.extras?.(daemon) ?? [];
     const done =
       extras.length === 0
@@ -138,8 +139,7 @@ const serve = async (config: Config, log: Logger, options: ServeOptions = {}): P
     await notify.stopping(`stopping (${reason})`);
     subscription.unsubscribe();
   } catch (e) {
-    const signal = await Promise.race([stopped, Promise.resolve(undefined)]);
-    if (signal === undefined) {
+    if (!start.interrupted) {
       daemonLog.error(`cannot start: ${describe(e)}`);
       code = 1;
     }

@@ -2,22 +2,18 @@
  * The awake timer every session decides silence with: it counts time the daemon was awake, so a
  * stall of the process (a busy machine) never reads as a board that said nothing.
  */
-import type { SchedulerLike } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import { awakeTimer$ } from '../../src/drivers/link.js';
+import { stallingScheduler } from '../support/stalled.js';
 
 /** When awakeTimer$(ms) fires, with the daemon's clock jumping `stallMs` at each of `stallsAt`. */
 const firesAt = (ms: number, stallsAt: readonly number[], stallMs: number): number | undefined => {
   const ts = new TestScheduler((a, b) => expect(a).toEqual(b));
-  let stalled = 0;
-  const daemon: SchedulerLike = {
-    now: () => ts.now() + stalled,
-    schedule: (...args: Parameters<SchedulerLike['schedule']>) => ts.schedule(...args),
-  };
+  const daemon = stallingScheduler(ts);
   let fired: number | undefined;
   ts.run(({ flush }) => {
-    for (const t of stallsAt) ts.schedule(() => (stalled += stallMs), t);
+    for (const t of stallsAt) ts.schedule(() => daemon.stall(stallMs), t);
     awakeTimer$(ms, daemon).subscribe(() => (fired = ts.now()));
     flush();
   });

@@ -9,7 +9,8 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { exited, killAllDaemons, startDaemon, waitFor } from './support.js';
+import { freePort } from '../support/mosquitto.js';
+import { exited, killAllDaemons, startDaemon, waitFor, type DaemonProcess } from './support.js';
 
 /** A TCP listener on a free loopback port that accepts and says nothing (a port in use, a broker that hangs). */
 const holdPort = async (): Promise<{ port: number; server: Server; close: () => Promise<void> }> => {
@@ -32,13 +33,6 @@ const holdPort = async (): Promise<{ port: number; server: Server; close: () => 
   };
 };
 
-/** A loopback port nothing listens on (it was free a moment ago). */
-const freePort = async (): Promise<number> => {
-  const h = await holdPort();
-  await h.close();
-  return h.port;
-};
-
 const config = (o: {
   readonly journal: string;
   readonly mqtt: string;
@@ -53,6 +47,17 @@ boards:
   - { id: board-1, driver: dgt, port: /nonexistent/chessbridge-test-board, serial: '00137' }
 logging: { level: info }
 `;
+
+/** Waits for the daemon's exit; expects code 1 and one ERROR line, and returns the ERROR lines. */
+const failedWith = async (d: DaemonProcess): Promise<string[]> => {
+  expect(await exited(d.child)).toBe(1);
+  const errors = d
+    .output()
+    .split('\n')
+    .filter(l => l.includes(' ERROR '));
+  expect(errors).toHaveLength(1);
+  return errors;
+};
 
 describe('start-up failures: one clear line, exit 1, a bounded stop', () => {
   let dir: string;
@@ -86,12 +91,7 @@ describe('start-up failures: one clear line, exit 1, a bounded stop', () => {
         http: 'http: { enabled: false }',
       }),
     );
-    expect(await exited(d.child)).toBe(1);
-    const errors = d
-      .output()
-      .split('\n')
-      .filter(l => l.includes(' ERROR '));
-    expect(errors).toHaveLength(1);
+    const errors = await failedWith(d);
     expect(errors[0]).toContain(
       `cannot start: embedded broker: cannot listen for MQTT on 127.0.0.1:${taken.port}: the port is in use`,
     );
@@ -108,12 +108,7 @@ describe('start-up failures: one clear line, exit 1, a bounded stop', () => {
         http: `http: { port: ${taken.port} }`,
       }),
     );
-    expect(await exited(d.child)).toBe(1);
-    const errors = d
-      .output()
-      .split('\n')
-      .filter(l => l.includes(' ERROR '));
-    expect(errors).toHaveLength(1);
+    const errors = await failedWith(d);
     expect(errors[0]).toContain(
       `cannot start: HTTP: cannot listen on 127.0.0.1:${taken.port}: the port is in use (another daemon or web server?); set http.port`,
     );
@@ -130,12 +125,7 @@ describe('start-up failures: one clear line, exit 1, a bounded stop', () => {
         http: 'http: { enabled: false }',
       }),
     );
-    expect(await exited(d.child)).toBe(1);
-    const errors = d
-      .output()
-      .split('\n')
-      .filter(l => l.includes(' ERROR '));
-    expect(errors).toHaveLength(1);
+    const errors = await failedWith(d);
     expect(errors[0]).toContain('cannot start:');
     expect(errors[0]).toContain(join(file, 'journal'));
   });

@@ -30,6 +30,7 @@ import { SseHub, sseFilters } from '../web/sse.js';
 import { MQTT_BROWSER_BUNDLE, WEB_DIR } from '../web/paths.js';
 import { BoardRegistry } from './boards.js';
 import { type BoardOpener, makeBoardOpener } from './drivers.js';
+import { degradedReasons, notConnected } from './health.js';
 import { BoardLeds } from './leds.js';
 import type { SupervisorPort } from '../game/engine.js';
 import { GameRegistry } from './games.js';
@@ -94,9 +95,6 @@ const readTls = async (tls: Config['mqtt']['tls']): Promise<MqttTlsOptions | und
 /** What has been built so far (a start that fails half-way stops just these). */
 type Built = Partial<Parts> & Pick<Parts, 'journal' | 'boards' | 'games'>;
 
-/** Events waiting for the broker from which /healthz says the publisher is behind. */
-const PUBLISHER_BEHIND = 500;
-
 export class Daemon {
   private parts: Built | undefined;
   private starting: Promise<void> | undefined;
@@ -112,14 +110,14 @@ export class Daemon {
 
   constructor(private readonly ctx: DaemonContext) {
     this.startedAt = Date.now();
-    this.metrics = new BridgeMetrics(this.startedAt, () => ({
-      publishQueue: this.parts?.publisher?.health().queued ?? 0,
-      ...(this.parts === undefined
-        ? {}
-        : {
-            boardsConnected: this.parts.boards.all().filter(slot => slot.status.link === 'connected').length,
-          }),
-    }));
+    this.metrics = new BridgeMetrics(this.startedAt, () => {
+      const parts = this.parts;
+      if (parts === undefined) return {};
+      return {
+        publishQueue: parts.publisher?.health().queued ?? 0,
+        boardsConnected: parts.boards.all().length - notConnected(parts.boards).length,
+      };
+    });
     this.leds = ctx.leds ?? new BoardLeds();
   }
 
@@ -154,26 +152,6 @@ export class Daemon {
       throw e;
     });
     return this.starting;
-  }
-
-  /**
-   * What is wrong while the daemon serves, in words (/healthz `degraded`): configured boards not
-   * connected, the publisher behind, the journal failing to write.
-   */
-  private degraded(parts: Built): string[] {
-    const out: string[] = [];
-    const missing = parts.boards.all().filter(slot => slot.status.link !== 'connected');
-    if (missing.length > 0)
-      out.push(
-        `${missing.length} of ${parts.boards.ids().length} boards not connected: ${missing
-          .slice(0, 10)
-          .map(slot => `${slot.config.id} (${slot.status.link})`)
-          .join(', ')}${missing.length > 10 ? ', …' : ''}`,
-      );
-    const queued = parts.publisher?.health().queued ?? 0;
-    if (queued >= PUBLISHER_BEHIND) out.push(`publisher behind: ${queued} events wait for the broker`);
-    if (this.journalProblem !== undefined) out.push(`journal: ${this.journalProblem}`);
-    return out;
   }
 
   /** Throws when a stop was asked for while starting, so no further part is started. */
@@ -348,7 +326,11 @@ export class Daemon {
         ok: connection.isConnected,
         mqtt: connection.isConnected,
         games: parts.games.open().length,
-        degraded: this.degraded(parts),
+        degraded: degradedReasons({
+          boards: parts.boards,
+          publisher: parts.publisher,
+          journalProblem: this.journalProblem,
+        }),
       }),
     });
     parts.http = http;

@@ -4,7 +4,6 @@
  * line that is unplugged and returns without losing any change.
  */
 import { parseSquare } from 'chessops';
-import type { SchedulerLike } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import { makeCommand, parseCommand } from '../../../src/drivers/dgt/commands.js';
@@ -18,6 +17,7 @@ import {
 } from '../../../src/drivers/dgt/sessionBus.js';
 import { makeHex, type Observation } from '../../../src/drivers/observation.js';
 import { createMemoryLink, type MemoryLink } from '../../../src/drivers/transport/memory.js';
+import { stallingScheduler } from '../../support/stalled.js';
 
 const sq = (n: string): number => parseSquare(n)!;
 const ADDRESSES = [11, 12, 13];
@@ -54,11 +54,7 @@ const runBus = (
 ): BusRig => {
   const ts = new TestScheduler((a, b) => expect(a).toEqual(b));
   let rig: BusRig | undefined;
-  let stalled = 0;
-  const daemonTime: SchedulerLike = {
-    now: () => ts.now() + stalled,
-    schedule: (...args: Parameters<SchedulerLike['schedule']>) => ts.schedule(...args),
-  };
+  const daemonTime = stallingScheduler(ts);
   ts.run(({ flush }) => {
     const link = createMemoryLink({ scheduler: ts });
     const line = new DgtBusLine(
@@ -77,7 +73,7 @@ const runBus = (
           if (command?.kind !== 'bus' || reply.length === 0 || mute.has(command.address)) return;
           if (corrupt(command.address, command.command, reply))
             reply[reply.length - 1] = (reply.at(-1) ?? 0) ^ 0x01;
-          stalled += timing.stallMs?.(command.address, command.command, ts.now()) ?? 0;
+          daemonTime.stall(timing.stallMs?.(command.address, command.command, ts.now()) ?? 0);
           const delay = timing.delayMs?.(command.address, command.command, ts.now()) ?? 0;
           if (delay === 0) void link.device.write(reply);
           else ts.schedule(() => void link.device.write(reply), delay);
