@@ -203,6 +203,12 @@ export interface ClockObservation {
   readonly running: ClockSide | undefined;
   /** The side whose lever is up. */
   readonly lever: ClockSide;
+  /**
+   * A reading made from the board's log, not read from the clock: the faces whose time it does
+   * not know (a DGT bus board logs the halted side's time at a press, not the clock's start, §7).
+   * Its lever and running side are known; its times on those faces mean nothing.
+   */
+  readonly timeUnknown?: ClockSide | 'both';
   readonly batteryLow: boolean;
   /** The raw status byte, for flags without a settled meaning (DGT D3/D4 turn bits). */
   readonly status: number;

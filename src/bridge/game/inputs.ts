@@ -115,7 +115,9 @@ const track = (state: InputMapState, f: (l: SideLearning) => SideLearning): Inpu
 
 const mapClock = (state: InputMapState, o: Extract<Observation, { type: 'clock' }>): InputMapStep => {
   if (!state.options.clock || !o.connected) return none({ ...state, lever: undefined });
-  const unset = o.running === undefined && o.left.ms === 0 && o.right.ms === 0;
+  // No times to pass on: a clock not set, or a reading made from a logged press that does not know them.
+  const unset =
+    (o.running === undefined && o.left.ms === 0 && o.right.ms === 0) || o.timeUnknown !== undefined;
   // A change: the clock started, or the other side's runs (the first reading of a connection is none).
   const started =
     state.lever !== undefined && o.running !== undefined && o.running !== state.running

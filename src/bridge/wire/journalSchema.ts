@@ -157,6 +157,12 @@ export const JournalObservation = Type.Union(
       right: ClockFace,
       running: Type.Optional(Side),
       lever: Side,
+      time_unknown: Type.Optional(
+        Type.Union([Side, Type.Literal('both')], {
+          description:
+            'A reading made from the board’s log, not read from the clock: the faces whose time it does not know.',
+        }),
+      ),
       battery_low: Type.Boolean(),
       status: Type.Integer({ description: 'The status byte as the board sent it.' }),
     }),

@@ -73,16 +73,47 @@ const pressedReading = (
   at: number,
 ): ClockObservation => {
   const lever = otherSide(halted);
-  const turn = STATUS.RIGHT_HIGH | STATUS.TURN_D3 | STATUS.TURN_D4;
+  const { timeUnknown, ...known } = last;
   return {
-    ...last,
+    ...known,
     at,
     [halted]: { ...last[halted], ms },
     lever,
-    running: last.running === undefined ? undefined : lever,
-    status: (last.status & ~turn) | (lever === 'right' ? STATUS.RIGHT_HIGH | STATUS.TURN_D4 : STATUS.TURN_D3),
+    running: lever,
+    status: leverStatus(last.status, lever),
+    ...knownNow(timeUnknown, halted),
   };
 };
+
+/** What stays unknown once `halted`'s time is logged. */
+const knownNow = (
+  unknown: ClockSide | 'both' | undefined,
+  halted: ClockSide,
+): { timeUnknown?: ClockSide | 'both' } =>
+  unknown === undefined || unknown === halted
+    ? {}
+    : { timeUnknown: unknown === 'both' ? otherSide(halted) : unknown };
+
+/** `status` with the lever high on `lever` and that side running (§6.1 bits as the captures pair them). */
+const leverStatus = (status: number, lever: ClockSide): number =>
+  (status & ~(STATUS.RIGHT_HIGH | STATUS.TURN_D3 | STATUS.TURN_D4)) |
+  STATUS.RUNNING |
+  (lever === 'right' ? STATUS.RIGHT_HIGH | STATUS.TURN_D4 : STATUS.TURN_D3);
+
+/**
+ * `last` once the clock ran on `side`: a logged press halted that side (start times are not
+ * logged, §7), so it ran with its lever high before the press, whatever the last reading showed
+ * (stopped before the game, or the lever over while stopped). The clock may have been set when
+ * it was started: its times are not known until presses log them or the clock is read.
+ */
+const runningReading = (last: ClockObservation, side: ClockSide, at: number): ClockObservation => ({
+  ...last,
+  at,
+  lever: side,
+  running: side,
+  status: leverStatus(last.status, side),
+  timeUnknown: 'both',
+});
 
 export class BusClockPlan {
   private readonly clocks = new Map<number, ClockState>();
@@ -146,19 +177,29 @@ export class BusClockPlan {
       segment = [];
     };
     for (const r of list.records) {
-      segment.push(r);
       if (r.kind !== 'time') {
+        segment.push(r);
         if (isPress(r)) c.pressListed = true;
         continue;
       }
-      flush();
       const ms = ((r.hours * 60 + r.minutes) * 60 + r.seconds) * 1000;
-      if (c.last === undefined) c.pressListed = true;
-      else if (c.last.lever === r.side) {
-        c.last = pressedReading(c.last, r.side, ms, ctx.at);
-        c.listPressed = true;
+      if (c.last === undefined) {
+        segment.push(r);
+        flush();
+        c.pressListed = true;
+        continue;
+      }
+      if (c.last.running !== r.side || c.last.lever !== r.side) {
+        // Started since the last reading (a slow cycle at the start of a game): it ran from
+        // before the squares this press follows.
+        c.last = runningReading(c.last, r.side, ctx.at);
         out.push(c.last);
       }
+      segment.push(r);
+      flush();
+      c.last = pressedReading(c.last, r.side, ms, ctx.at);
+      c.listPressed = true;
+      out.push(c.last);
     }
     flush();
     return out;

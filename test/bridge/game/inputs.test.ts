@@ -70,6 +70,29 @@ describe('observations to supervisor inputs', () => {
     ]);
   });
 
+  it('a reading made from a logged press passes its press and side on, and none of the times it does not know', () => {
+    // A bus board polled slowly: the clock was stopped and unset; the game started and White's
+    // e2-e4 and press came in one change list (the start and the press made from its log).
+    const made = (o: Observation, timeUnknown: ClockSide | 'both'): Observation => ({
+      ...(o as Extract<Observation, { type: 'clock' }>),
+      timeUnknown,
+    });
+    const { state, inputs } = feed(startInputMap({ clock: true }), [
+      { type: 'snapshot', at: 0, squares: START_SQUARES },
+      reading(0, 'left', undefined, 0, 0),
+      made(reading(3000, 'left', 'left', 0, 0), 'both'),
+      { type: 'square', at: 3000, square: 12, content: { kind: 'empty' } },
+      { type: 'square', at: 3000, square: 28, content: { kind: 'piece', color: 'white', role: 'pawn' } },
+      made(reading(3000, 'right', 'right', 898_000, 0), 'right'),
+      reading(3020, 'right', 'right', 898_000, 899_000),
+    ]);
+    expect(state.whiteSide).toBe('left');
+    expect(inputs.filter(i => i.kind === 'press' || i.kind === 'clock')).toEqual([
+      { kind: 'press', at: 3000, side: 'white' },
+      { kind: 'clock', at: 3020, whiteMs: 898_000, blackMs: 899_000, running: 'black' },
+    ]);
+  });
+
   it('ignores clock messages of a board without a clock, and of a clock that is unplugged', () => {
     expect(
       feed(startInputMap({ clock: false }), [reading(1, 'left', 'left'), reading(2, 'right', 'right')])

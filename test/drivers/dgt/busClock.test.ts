@@ -232,6 +232,52 @@ describe('BusClockPlan', () => {
     expect(plan.holding(1)).toBe(false);
   });
 
+  it('a game started and played between two reads: the presses come out, after the start (no press lost)', () => {
+    // A slow cycle: the last reading shows the clock stopped before the game; by the next change
+    // poll the arbiter has started it (not logged, §7), White has moved and pressed, Black too.
+    const pressRight: DgtLogRecord = { kind: 'time', side: 'right', hours: 0, minutes: 3, seconds: 0 };
+    for (const [before, lever] of [
+      [stopped, 'left'],
+      [[0x20, 0x03, 0x02, 0x20, 0x03, 0x01, 0x12], 'right'],
+    ] as const) {
+      const plan = new BusClockPlan([1], true, options);
+      const first = plan.reading(1, [...before], read([...before], 10));
+      expect(first).toMatchObject([{ type: 'clock', running: undefined, lever }]);
+      const out = plan.changes(
+        1,
+        list([lift(52), put(36, 1), pressLeft, lift(12), put(28, 7), pressRight]),
+        ctx(3000),
+      );
+      // The clock ran on White's side before his squares; each press follows its move.
+      expect(kinds(out)).toEqual([
+        'clock left',
+        'square 12',
+        'square 28',
+        'eeprom-log',
+        'clock right',
+        'square 52',
+        'square 36',
+        'eeprom-log',
+        'clock left',
+      ]);
+      const clocks = out.filter((o): o is Extract<Observation, { type: 'clock' }> => o.type === 'clock');
+      expect(clocks.map(o => [o.running, o.lever])).toEqual([
+        ['left', 'left'],
+        ['right', 'right'],
+        ['left', 'left'],
+      ]);
+      // Their times: the clock was set when it was started, unseen; each press logs one side's.
+      expect(clocks.map(o => o.timeUnknown)).toEqual(['both', 'right', undefined]);
+      expect(clocks[1]?.left.ms).toBe(183_000);
+      expect(clocks[2]?.left.ms).toBe(183_000);
+      expect(clocks[2]?.right.ms).toBe(180_000);
+      // The read after the list agrees with the last press: nothing held, no press of its own.
+      expect(plan.takeWanted(1)).toBe(true);
+      expect(kinds(plan.reading(1, running, read(running, 3020)))).toEqual(['clock left']);
+      expect(plan.holding(1)).toBe(false);
+    }
+  });
+
   it('a read starts only when it ends before the next cycle', () => {
     const plan = new BusClockPlan([1], true, options);
     expect(plan.fits(1419, 1000)).toBe(true);

@@ -162,6 +162,47 @@ describe('dgtBusSession$ reading clocks', () => {
     expect(obs[pressAt]!.at).toBeLessThan(recheck + 30);
   });
 
+  it('a game started and played between two polls of a slow cycle: both presses come out of the list, in order', () => {
+    // The clock is read stopped and unset; before the next poll the arbiter starts it (not
+    // logged, §7), White plays e2-e4 and presses, Black e7-e5 and presses.
+    const r = runLine(new Map([[11, true]]), { clock: true, cycleMs: 3000 }, 8000, [
+      [3400, 11, { kind: 'clock-set', left: 900_000, right: 900_000, run: 'left', incrementMs: 10_000 }],
+      [3500, 11, { kind: 'square', square: 'e2', piece: 'empty' }],
+      [3600, 11, { kind: 'square', square: 'e4', piece: 'P' }],
+      [3700, 11, { kind: 'clock-press', side: 'left' }],
+      [3800, 11, { kind: 'square', square: 'e7', piece: 'empty' }],
+      [3900, 11, { kind: 'square', square: 'e5', piece: 'p' }],
+      [4000, 11, { kind: 'clock-press', side: 'right' }],
+    ]);
+    const before = clocksOf(r, 11).filter(o => o.at < 3400);
+    expect(before.length).toBeGreaterThan(0);
+    expect(before.every(o => o.running === undefined)).toBe(true);
+    const poll = asked(r, 'send-changes@11').find(t => t > 4000)!;
+    const obs = r.seen.get(11)!.filter(o => o.at > 4000 && (o.type === 'square' || o.type === 'clock'));
+    const line = obs.map(o =>
+      o.type === 'clock'
+        ? `clock ${o.running ?? 'stopped'} ${o.timeUnknown ?? 'known'}`
+        : o.type === 'square'
+          ? `square ${o.square}`
+          : '',
+    );
+    expect(line.slice(0, 8)).toEqual([
+      'clock left both',
+      'square 12',
+      'square 28',
+      'clock right right',
+      'square 52',
+      'square 36',
+      'clock left known',
+      // The clock read right after the list: the same lever, every time read from the clock.
+      'clock left known',
+    ]);
+    expect(obs[0]!.at - poll).toBeLessThan(30);
+    const last = clocksOf(r, 11).at(-1)!;
+    expect(last).toMatchObject({ running: 'left', lever: 'left' });
+    expect(last.timeUnknown).toBeUndefined();
+  });
+
   it('ten boards at 9600 baud: change polls keep their times with every clock read, each clock every second', () => {
     const without = runLine(new Map(TEN.map(a => [a, true])), {}, 5000, setAll(400));
     const withClocks = runLine(new Map(TEN.map(a => [a, true])), { clock: true }, 5000, setAll(400));
