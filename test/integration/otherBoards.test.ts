@@ -68,7 +68,7 @@ import {
 } from './support.js';
 
 /** Players act this many times faster than real time; the daemon's settle window stays real. */
-const SPEED = 3;
+const SPEED = 6;
 const SETTLE_MS = 300;
 
 const OPERA = DEMO_GAMES[0]!; // 33 plies, queenside castling, mate
