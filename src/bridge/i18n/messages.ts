@@ -78,7 +78,7 @@ export const t = (lang: string, key: string, params: Params = {}): string => {
 };
 
 /** A side, in words (`Blancas`). */
-export const colorText = (lang: string, color: 'white' | 'black'): string => t(lang, `color.${color}`);
+export const colorText = (lang: string, color: string): string => t(lang, `color.${color}`);
 
 /** An `end` reason (wire value), in words. */
 export const endText = (lang: string, reason: string): string => t(lang, `end.${reason}`);
@@ -102,15 +102,21 @@ export const clockText = (lang: string, ms: number): string => {
 /** The fields of an alert (event or `alerts` message) a person's text is made from. */
 export interface AlertFields {
   readonly code: string;
-  readonly color?: 'white' | 'black' | null;
+  readonly color?: string | null;
   readonly ply?: number | null;
-  readonly evidence?: { readonly squares?: readonly string[]; readonly move?: string } | null;
+  readonly evidence?: {
+    readonly squares?: readonly string[];
+    readonly move?: string;
+    /** The side, on an `alerts` message (the events carry it as `color`). */
+    readonly color?: string;
+  } | null;
 }
 
 /** An alert in words: what it is, then who, which ply, which squares or move. */
 export const alertText = (lang: string, a: AlertFields): string => {
   const parts = [t(lang, `alert.${a.code}`)];
-  if (a.color) parts.push(t(lang, 'alert.by', { color: colorText(lang, a.color) }));
+  const color = a.color ?? a.evidence?.color;
+  if (color) parts.push(t(lang, 'alert.by', { color: colorText(lang, color) }));
   if (typeof a.ply === 'number') parts.push(t(lang, 'ply', { ply: a.ply }));
   const squares = a.evidence?.squares;
   if (squares && squares.length > 0) parts.push(t(lang, 'alert.squares', { squares: squares.join(', ') }));
