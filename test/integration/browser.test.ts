@@ -26,7 +26,7 @@ import type { ScriptStep } from '../../src/drivers/dgt/emulatorScript.js';
 import { CHROMIUM_PATH, launchChromium, screenshot, type Chromium } from '../support/browser.js';
 import { freePort, waitForPort } from '../support/mosquitto.js';
 import { closeAllPtyPairs } from '../support/pty.js';
-import { placementOf, readHighlighted, readPlacement, type PageGlobal } from '../web/harness.js';
+import { figurineSan, placementOf, readHighlighted, readPlacement, type PageGlobal } from '../web/harness.js';
 import {
   killAllDaemons,
   movesFromEvents,
@@ -88,14 +88,14 @@ const plyChunks = (steps: readonly ScriptStep[]): ScriptStep[][] => {
 
 const sortedSquares = (uci: string): string[] => [uci.slice(0, 2), uci.slice(2, 4)].sort();
 
-/** Waits until the page's move list marks `ply` as the current move, written `san`. */
+/** Waits until the page's move list marks `ply` as the current move, written `san` in figurines. */
 const waitForPly = (page: Page, ply: number, san: string) =>
   page.waitForFunction(
     ([p, s]) => {
       const doc = (globalThis as unknown as PageGlobal).document;
       return doc.querySelector(`.move-list [data-ply="${p}"].current`)?.textContent === s;
     },
-    [ply, san] as const,
+    [ply, figurineSan(san)] as const,
     WAIT,
   );
 
@@ -254,7 +254,9 @@ describe.skipIf(!CHROMIUM_PATH)('acceptance 1 through the daemon: display and ar
     }
     const last = plies[BEFORE_ILLEGAL - 1]!;
     expect(await display.locator('.move-list [data-ply]').count()).toBe(BEFORE_ILLEGAL);
-    expect(await display.locator('[data-last-move]').textContent()).toBe(`Last move: 5\u2026 ${last.san}`);
+    expect(await display.locator('[data-last-move]').textContent()).toBe(
+      `Last move: 5\u2026 ${figurineSan(last.san)}`,
+    );
     await screenshot(display, 'daemon-display-live');
 
     // The round page, over the daemon's server-sent events.

@@ -14,6 +14,7 @@ import { serveRequests$ } from '../../src/bridge/mqtt/requests.js';
 import { REQUEST_ACTIONS, type RequestHandlers } from '../../src/bridge/mqtt/requestSchemas.js';
 import { silentLog } from '../../src/bridge/mqtt/log.js';
 import type { WebAlert } from '../../src/bridge/web/contract.js';
+import { alertText } from '../../src/bridge/i18n/messages.js';
 import type { EventMessage } from '../../src/bridge/wire/schema.js';
 import { decodePgnBytes, readPgn } from '../../src/engine/pgnRead.js';
 import { Result } from '../../src/engine/types.js';
@@ -257,6 +258,26 @@ describe.skipIf(!CHROMIUM_PATH)('arbiter console', () => {
     expect(await refused.textContent()).toContain('the game is under review');
     expect(mqttRequests[1]).toMatchObject({ game_id: game.id, color: 'white', penalty: 'warning' });
     await screenshot(page, 'console-restored');
+    expect(chrome.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('in Spanish (?lang=es): <html lang="es">, the alert’s title and text rendered from its fields, a language switch', async () => {
+    const page = await chrome.newPage({ width: 1600, height: 1000 });
+    await page.goto(stack.pageUrl('console/index.html', { user: BROKER.username, lang: 'es' }));
+    await page.locator('#login-form').waitFor(WAIT);
+    expect(await page.locator('html').getAttribute('lang')).toBe('es');
+    expect(await page.locator('#lang-switch').inputValue()).toBe('es');
+    await login(page, BROKER.password);
+    await page.locator('#connection[data-status="live"]').waitFor(WAIT);
+    const alert = illegalMoveAlert();
+    stack.publisher.publishAlert(alert);
+    const card = page.locator('.alert[data-alert="illegal_move"]');
+    await card.waitFor(WAIT);
+    expect(await card.locator('h3').textContent()).toContain('Jugada ilegal completada');
+    expect(await card.locator('.alert-message').textContent()).toBe(alertText('es', alert));
+    expect(await card.locator('.alert-message').textContent()).not.toBe(alert.message);
+    await screenshot(page, 'console-alert-es');
     expect(chrome.errors).toEqual([]);
     await page.close();
   });

@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { decodePgnBytes, readPgn, type ImportedGame } from '../../src/engine/pgnRead.js';
 import { CHROMIUM_PATH, launchChromium, screenshot, type Chromium } from '../support/browser.js';
 import { sharedPath } from '../support/shared.js';
+import { localSan } from '../../src/bridge/i18n/messages.js';
 import {
   closeAll,
   gameFrames,
@@ -22,6 +23,7 @@ import {
   type PageElement,
   type PageGlobal,
   type WebStack,
+  figurineSan,
 } from './harness.js';
 
 const WAIT = { timeout: 10_000 };
@@ -33,14 +35,14 @@ const roundOf = (g: ImportedGame) => g.headers.get('Round')?.split('.')[0];
 const round1 = corpus.filter(g => roundOf(g) === '1');
 const round2 = corpus.filter(g => roundOf(g) === '2');
 
-/** Waits until the large view's move list marks `ply` as the current move with its SAN. */
+/** Waits until the large view's move list marks `ply` as the current move with its SAN (in figurines). */
 const waitForPly = (page: Page, ply: number, san: string) =>
   page.waitForFunction(
     ([p, s]) => {
       const doc = (globalThis as unknown as PageGlobal).document;
       return doc.querySelector(`.move-list [data-ply="${p}"].current`)?.textContent === s;
     },
-    [ply, san] as const,
+    [ply, figurineSan(san)] as const,
     WAIT,
   );
 
@@ -109,7 +111,7 @@ describe.skipIf(!CHROMIUM_PATH)('web display', () => {
       { timeout: 4000 },
     );
     expect(await page.locator('[data-last-move]').textContent()).toBe(
-      `Last move: 9. ${g.moveEvent(stepped + 1).san}`,
+      `Last move: 9. ${figurineSan(g.moveEvent(stepped + 1).san)}`,
     );
     await screenshot(page, 'board-live');
 
@@ -198,7 +200,7 @@ describe.skipIf(!CHROMIUM_PATH)('web display', () => {
     await expect.poll(() => readPlacement(page, scope), WAIT).toBe(placementOf(next.fen));
     expect(await readHighlighted(page, scope)).toEqual(squaresOf(next.uci));
     expect(await page.locator(`${scope} [data-last-move]`).textContent()).toMatch(
-      new RegExp(` ${escape(next.san)}$`),
+      new RegExp(` ${escape(figurineSan(next.san))}$`),
     );
     await screenshot(page, 'round-1');
 
@@ -227,6 +229,24 @@ describe.skipIf(!CHROMIUM_PATH)('web display', () => {
     await waitForPly(page, 13, g.moveEvent(13).san);
     expect(await readPlacement(page, '.game')).toBe(placementOf(g.fen(13)));
     expect(await page.locator('.move-list [data-ply]').count()).toBe(13);
+    expect(chrome.errors).toEqual([]);
+    await page.close();
+  });
+  it('in Spanish with ?notation=letters: <html lang="es">, moves with R D T A C, the wire’s SAN unchanged', async () => {
+    const g = gameFrames(round2[1]!, 'r2-b2', { round: '2', board_number: 2 });
+    stack.publisher.retain(stack.topics.game(g.id), g.snapshot(13));
+    await stack.publisher.drained();
+    const page = await chrome.newPage({ width: 1280, height: 800 });
+    await page.goto(stack.pageUrl('display/board.html', { game: g.id, lang: 'es', notation: 'letters' }));
+    await expect.poll(() => readPlacement(page, '.game'), WAIT).toBe(placementOf(g.fen(13)));
+    expect(await page.locator('html').getAttribute('lang')).toBe('es');
+    expect(await page.locator('#lang-switch').inputValue()).toBe('es');
+    const shown = await page.locator('.move-list [data-ply]').allTextContents();
+    const sans = Array.from({ length: 13 }, (_, i) => g.moveEvent(i + 1).san);
+    expect(shown).toEqual(sans.map(san => localSan('es', san)));
+    // The game has piece moves, so the Spanish letters are there to see.
+    expect(shown.some(m => /^[RDTAC]/.test(m))).toBe(true);
+    await screenshot(page, 'board-es-letters');
     expect(chrome.errors).toEqual([]);
     await page.close();
   });

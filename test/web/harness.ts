@@ -286,6 +286,12 @@ export const readHighlighted = (page: Page, scope: string): Promise<string[]> =>
     scope,
   );
 
+/** SAN as the pages write it by default: figurines for the pieces (web/shared/format.js). */
+export const figurineSan = (san: string): string => {
+  const f: Record<string, string> = { K: '\u2654', Q: '\u2655', R: '\u2656', B: '\u2657', N: '\u2658' };
+  return san.replace(/^[KQRBN]/, l => f[l] ?? l).replace(/=([QRBN])/, (_, l: string) => `=${f[l] ?? l}`);
+};
+
 export const placementOf = (fen: string): string => fen.split(' ')[0] ?? '';
 
 export const squaresOf = (uci: string): string[] => [uci.slice(0, 2), uci.slice(2, 4)].sort();

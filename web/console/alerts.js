@@ -3,7 +3,7 @@
 // the actions that answer it (restore to ply N, accept or reject a claim). The card calls
 // `onAction(action, fields, card)`; the console sends it and reports back with `card.report()`.
 //
-//   list.prepend(createAlertCard(alert, { onAction, onSelectGame }).element);
+//   list.prepend(createAlertCard(alert, { onAction, onSelectGame, i18n }).element);
 
 import { makeBoardSvg, moveSquares } from '../shared/board.js';
 
@@ -97,11 +97,13 @@ const makeEvidence = alert => {
  * @param {(action: string, fields: object, card: object) => void} handlers.onAction
  * @param {(game: string) => void} handlers.onSelectGame
  */
-export const createAlertCard = (alert, { onAction, onSelectGame }) => {
+export const createAlertCard = (alert, { onAction, onSelectGame, i18n }) => {
+  // In English the daemon's own sentence; in another language the alert rendered from its fields.
+  const translated = i18n !== undefined && i18n.lang !== 'en';
   cards += 1;
   const id = `alert-${cards}`;
   const evidence = alert.evidence ?? {};
-  const title = ALERT_TITLES[alert.code] ?? alert.code;
+  const title = translated ? i18n.t(`alert.${alert.code}`) : (ALERT_TITLES[alert.code] ?? alert.code);
   const where = [alert.board ? `board ${alert.board}` : '', alert.game ? `game ${alert.game}` : '']
     .filter(Boolean)
     .join(', ');
@@ -189,7 +191,7 @@ export const createAlertCard = (alert, { onAction, onSelectGame }) => {
     },
     h('h3', { id: `${id}-title` }, title, where ? h('span', { class: 'where' }, ` \u2013 ${where}`) : ''),
     h('p', { class: 'alert-meta' }, timeText(alert.at)),
-    h('p', { class: 'alert-message' }, alert.message ?? ''),
+    h('p', { class: 'alert-message' }, translated ? i18n.alertText(alert) : (alert.message ?? '')),
     ...(alert.grade === 'possible'
       ? [
           h(

@@ -3,9 +3,16 @@
 // games it knows as links.
 
 import { compareGames } from '../shared/store.js';
+import { setMoveNotation } from '../shared/format.js';
+import { loadI18n } from '../shared/i18n.js';
 import { connectionText, linkWithSettings, playerName } from '../shared/format.js';
 import { LiveConnection, readSettings } from '../shared/live.js';
 import { createGameView } from './gameView.js';
+
+// The reader's language and how moves are written (docs/i18n.md): figurines unless ?notation=letters.
+const i18n = await loadI18n();
+if (new URL(window.location.href).searchParams.get('notation') === 'letters') setMoveNotation(i18n.localSan);
+i18n.mountSwitch(document.querySelector('.page-header') ?? document.body);
 
 const params = new URL(window.location.href).searchParams;
 const gameId = params.get('game');

@@ -13,6 +13,7 @@ import { describeClock, formatClock, remainingMs } from '../shared/clock.js';
 import {
   moveNumber,
   moveText,
+  sanText,
   playerDetails,
   playerName,
   resultText,
@@ -104,7 +105,11 @@ export const createGameView = ({ large = false, href, orientation = 'white' } = 
       const number = Math.ceil(ply / 2);
       const item = h('li', { value: String(number) }, h('span', { class: 'num' }, `${number}.`));
       for (const p of [ply, ply + 1].filter(p => p <= plies.length)) {
-        const cell = h('span', { class: 'ply', 'data-ply': String(p) }, plies[p - 1] ?? '\u2026');
+        const cell = h(
+          'span',
+          { class: 'ply', 'data-ply': String(p) },
+          plies[p - 1] ? sanText(plies[p - 1]) : '\u2026',
+        );
         if (p === plies.length) {
           cell.classList.add('current');
           cell.setAttribute('aria-current', 'true');
@@ -157,7 +162,7 @@ export const createGameView = ({ large = false, href, orientation = 'white' } = 
     result.hidden = state.result === '*';
     element.classList.toggle('finished', state.result !== '*');
     lastMove.textContent = state.last_move ? `Last move: ${moveText(state.last_move)}` : 'No move yet';
-    const label = `${title}, ${names}, ${state.last_move ? `after ${moveNumber(state.last_move.ply)} ${state.last_move.san}` : 'start'}`;
+    const label = `${title}, ${names}, ${state.last_move ? `after ${moveNumber(state.last_move.ply)} ${sanText(state.last_move.san)}` : 'start'}`;
     boardHost.replaceChildren(
       makeBoardSvg({ fen: state.fen, lastMove: state.last_move?.uci, orientation, label }),
     );

@@ -33,8 +33,24 @@ export const scoreOf = (result, color) => {
 /** "12." before White's ply 23, "12…" before Black's ply 24. */
 export const moveNumber = ply => `${Math.ceil(ply / 2)}${ply % 2 === 1 ? '.' : '\u2026'}`;
 
-/** "12. exd4" or "12… h6". */
-export const moveText = lastMove => (lastMove ? `${moveNumber(lastMove.ply)} ${lastMove.san}` : '');
+const FIGURINES = { K: '\u2654', Q: '\u2655', R: '\u2656', B: '\u2657', N: '\u2658' };
+
+/** SAN with figurines for the pieces: "♘f3", "e8=♕" (the wire keeps letters, docs/i18n.md). */
+export const figurineSan = san =>
+  san.replace(/^[KQRBN]/, l => FIGURINES[l]).replace(/=([QRBN])/, (_, l) => `=${FIGURINES[l]}`);
+
+let shownSan = figurineSan;
+
+/** How the page writes moves: figurines (the default) or a language's letters (`i18n.localSan`). */
+export const setMoveNotation = write => {
+  shownSan = write;
+};
+
+/** A SAN move as the page writes moves. */
+export const sanText = san => shownSan(san);
+
+/** "12. ♘xd4" or "12… h6". */
+export const moveText = lastMove => (lastMove ? `${moveNumber(lastMove.ply)} ${sanText(lastMove.san)}` : '');
 
 /** The side to move, from a FEN. */
 export const turnOf = fen => (typeof fen === 'string' && fen.split(/\s+/)[1] === 'b' ? 'black' : 'white');

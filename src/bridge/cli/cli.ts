@@ -12,7 +12,9 @@
  */
 import { type EditionProfile, getProfile } from '../../engine/editions.js';
 import { isEdition, isGameType, type Edition, type GameType, type Supervision } from '../../engine/types.js';
-import { formatReplayText, makeReplayLine, replayPgn } from './replay/pgn.js';
+import { makeReplayLine, replayPgn } from './replay/pgn.js';
+import { formatReplayText } from './replay/digest.js';
+import { DEFAULT_LANG, LANGUAGES, languageOf } from '../i18n/messages.js';
 import { CAPTURE_DRIVERS, type CaptureReplayRequest, isCaptureDriver } from './replay/capture.js';
 import { COMMAND_USAGE, USAGE } from './usage.js';
 import { makeWireSchemaDocument } from '../wire/document.js';
@@ -83,7 +85,7 @@ const VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   demo: ['--boards', '--speed', '--rounds', '--seed'],
   check: [],
   ports: ['--timeout'],
-  replay: ['--edition', '--type', '--supervision', '--driver'],
+  replay: ['--edition', '--type', '--supervision', '--driver', '--lang'],
   simulate: SIMULATE_VALUE_OPTIONS,
   schema: [],
 };
@@ -156,6 +158,7 @@ const replayPgnFile = async (
   profile: EditionProfile,
   json: boolean,
   io: CliIo,
+  lang: string,
 ): Promise<number> => {
   let bytes: Uint8Array;
   try {
@@ -167,7 +170,7 @@ const replayPgnFile = async (
   const events = [...replayPgn(io.decode(bytes), profile)];
   const source = path.split('/').pop() ?? path;
   if (json) for (const ev of events) io.out(JSON.stringify(makeReplayLine(ev, source)));
-  else for (const line of formatReplayText(events)) io.out(line);
+  else for (const line of formatReplayText(events, lang)) io.out(line);
   const errors = events.filter(e => e.type === 'error').length;
   if (errors > 0) io.err(`chessbridge: ${path}: ${errors} game(s) rejected`);
   return errors > 0 ? 1 : 0;
@@ -200,6 +203,10 @@ const replay = async (o: Options, io: CliIo): Promise<number> => {
   const laws = lawsOf(o);
   if (typeof laws === 'string') return usage(io, 'replay', laws);
   const json = o.flags.has('--json');
+  const langTag = o.values.get('--lang') ?? DEFAULT_LANG;
+  const lang = languageOf(langTag);
+  if (lang === undefined)
+    return usage(io, 'replay', `--lang: no catalog for "${langTag}" (${Object.keys(LANGUAGES).join(', ')})`);
   const driver = o.values.get('--driver');
   if (driver !== undefined) return replayCaptureFiles(o, io, driver, { ...laws, json });
   const files = o.flags.has('--examples') ? [...io.examples] : [...o.positional];
@@ -212,7 +219,7 @@ const replay = async (o: Options, io: CliIo): Promise<number> => {
   const scripts = files.filter(f => !pgn.includes(f) && !journals.includes(f));
   for (const file of pgn) {
     if (files.length > 1 && !json) io.out(`--- ${file.split('/').pop() ?? file}`);
-    code = Math.max(code, await replayPgnFile(file, profile, json, io));
+    code = Math.max(code, await replayPgnFile(file, profile, json, io, lang));
   }
   if (journals.length > 0)
     code = Math.max(

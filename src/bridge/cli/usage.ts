@@ -69,7 +69,7 @@ export const COMMAND_USAGE: Readonly<Record<string, readonly string[]>> = {
     '  --timeout MS         wait this long for each answer (default 1500)',
   ],
   replay: [
-    'usage: chessbridge replay FILE... [--json] [--edition E] [--type T] [--supervision S]',
+    'usage: chessbridge replay FILE... [--json] [--lang L] [--edition E] [--type T] [--supervision S]',
     '       chessbridge replay --examples',
     '       chessbridge replay --driver dgt FILE... [--json] [--edition E] [--type T] [--supervision S]',
     '',
@@ -83,6 +83,7 @@ export const COMMAND_USAGE: Readonly<Record<string, readonly string[]>> = {
     '',
     'options:',
     '  --json               one JSON object a line instead of text',
+    '  --lang L             language of the text for PGN files: en or es (docs/i18n.md; JSON stays English)',
     '  --edition E          Laws of Chess edition for PGN files: E97, E09, E14, E17, E18, E23 (default E23)',
     '  --type T             standard, rapid or blitz (default standard)',
     '  --supervision S      full or reduced (default full)',

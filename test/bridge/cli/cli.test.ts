@@ -26,6 +26,25 @@ const run = async (argv: string[], files: Record<string, string> = {}, services:
 const json = (lines: string[]) => lines.map(l => JSON.parse(l) as Record<string, unknown>);
 
 describe('chessbridge replay', () => {
+  it('prints the digest in Spanish with --lang es; the JSON is the same in every language', async () => {
+    const es = await run(['replay', EXAMPLES[0]!, '--lang', 'es']);
+    expect(es.code).toBe(0);
+    expect(es.out[0]).toMatch(/^Partida 1: Morphy, Paul - /);
+    expect(es.out.some(l => l.includes('2. Cf3 d6'))).toBe(true);
+    expect(
+      es.out.some(l => /jugada 33: partida terminada por jaque mate, 1-0 \[E23 art\. 5\.1\.1\]/.test(l)),
+    ).toBe(true);
+    expect(es.out.some(l => /33 jugadas; resultado según las reglas 1-0/.test(l))).toBe(true);
+    const en = await run(['replay', EXAMPLES[0]!]);
+    expect(en.out.some(l => l.includes('2. Nf3 d6'))).toBe(true);
+    const jsonEs = await run(['replay', EXAMPLES[1]!, '--json', '--lang', 'es']);
+    const jsonEn = await run(['replay', EXAMPLES[1]!, '--json']);
+    expect(jsonEs.out).toEqual(jsonEn.out);
+    const bad = await run(['replay', EXAMPLES[0]!, '--lang', 'xx']);
+    expect(bad.code).toBe(2);
+    expect(bad.err[0]).toContain('--lang: no catalog for "xx" (en, es)');
+  });
+
   it('prints every move and the checkmate with its article (Opera game, E23)', async () => {
     const { code, out } = await run(['replay', EXAMPLES[0]!, '--json']);
     expect(code).toBe(0);

@@ -6,7 +6,7 @@
  * readable text.
  *
  *   for (const ev of replayPgn(text, profile)) console.log(JSON.stringify(makeReplayLine(ev, 'opera.pgn')));
- *   formatReplayText(replayPgn(text, profile)); // lines for a person
+ *   formatReplayText(replayPgn(text, profile), 'es'); // lines for a person (digest.ts)
  */
 import type { EditionProfile } from '../../../engine/editions.js';
 import type { GameEvent } from '../../../engine/events.js';
@@ -16,7 +16,7 @@ import { readPgn } from '../../../engine/pgnRead.js';
 import { evaluateGame } from '../../../engine/status.js';
 import { makeEventMessage } from '../../wire/events.js';
 import type { ReplayLine } from '../../wire/schema.js';
-import { endReason, wireWord } from '../../wire/words.js';
+import { wireWord } from '../../wire/words.js';
 
 type WireArticle = ArticleRef;
 
@@ -53,6 +53,9 @@ export type ReplayEvent =
       readonly claim: 'threefold' | 'fiftyMoves';
       readonly by: Color;
       readonly detail: string;
+      /** What makes it claimable: the plies the position appeared at, or the half-move count. */
+      readonly plies?: readonly number[];
+      readonly halfmoves?: number;
       readonly article: WireArticle;
     }
   | {
@@ -147,6 +150,7 @@ export function* replayPgn(text: string, profile: EditionProfile): Generator<Rep
           claim: claim.kind,
           by: claim.by,
           detail,
+          ...(claim.kind === 'threefold' ? { plies: claim.plies } : { halfmoves: claim.halfmoves }),
           article: { edition: claim.article.edition, article: claim.article.article },
         };
       }
@@ -238,61 +242,4 @@ export const makeReplayLine = (ev: ReplayEvent, source: string): ReplayLine => {
     case 'error':
       return { type: 'replay_error', game, kind: wireWord(ev.kind), message: ev.message };
   }
-};
-
-const moveNumber = (fen: string): string => {
-  // The FEN after the move gives the side to move next and the move number.
-  const [, turn, , , , full] = fen.split(' ');
-  const fullmoves = Number(full);
-  return turn === 'b' ? `${fullmoves}.` : `${fullmoves - 1}...`;
-};
-
-/** Readable lines for a person: one header per game, the moves, and what the rules decided. */
-export const formatReplayText = (events: Iterable<ReplayEvent>): string[] => {
-  const lines: string[] = [];
-  let moves: string[] = [];
-  const flushMoves = (): void => {
-    if (moves.length > 0) lines.push(`  ${moves.join(' ')}`);
-    moves = [];
-  };
-  for (const ev of events) {
-    switch (ev.type) {
-      case 'game':
-        lines.push(`Game ${ev.game}: ${ev.white} - ${ev.black} (${ev.event})`);
-        break;
-      case 'move': {
-        const number = moveNumber(ev.fen);
-        const prefix = number.endsWith('...') && moves.length > 0 ? '' : `${number} `;
-        moves.push(`${prefix}${ev.san}${ev.afterEnd ? ' (after the end)' : ''}`);
-        if (moves.length >= 12) flushMoves();
-        break;
-      }
-      case 'claimable':
-        flushMoves();
-        lines.push(
-          `  ply ${ev.ply}: ${ev.by} may claim a draw by ${ev.claim === 'threefold' ? 'threefold repetition' : 'the fifty-move rule'}: ${ev.detail} [${ev.article.edition} art. ${ev.article.article}]`,
-        );
-        break;
-      case 'end':
-        flushMoves();
-        lines.push(
-          `  ply ${ev.ply}: game over by ${endReason(ev.reason).text}, ${ev.result} [${ev.article.edition} art. ${ev.article.article}]`,
-        );
-        break;
-      case 'summary':
-        flushMoves();
-        lines.push(
-          ev.result === '*'
-            ? `  ${ev.plies} plies; no automatic end on the board; recorded result ${ev.recordedResult}`
-            : `  ${ev.plies} plies; result by the rules ${ev.result}; recorded result ${ev.recordedResult}${ev.result === ev.recordedResult ? '' : ' (differs)'}`,
-        );
-        break;
-      case 'error':
-        flushMoves();
-        lines.push(`Game ${ev.game}: rejected: ${ev.message}`);
-        break;
-    }
-  }
-  flushMoves();
-  return lines;
 };

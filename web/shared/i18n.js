@@ -1,0 +1,117 @@
+// The pages' language: the message catalogs of shared/i18n/ (the same files the daemon renders
+// with, docs/i18n.md), the language chosen by ?lang=, else the one the reader picked before, else
+// the browser's, else the catalogs' default; the <html lang> attribute; and a switch.
+//
+//   const i18n = await loadI18n();
+//   i18n.t('alert.illegal_move');                  // 'Jugada ilegal completada'
+//   i18n.alertText(alert);                          // the alert from its fields, in the language
+//   i18n.mountSwitch(document.querySelector('header'));
+
+const BASE = new URL('./i18n/', import.meta.url);
+const STORE_KEY = 'chessbridge.lang';
+const EN_LETTERS = 'KQRBN';
+
+const fetchJson = async name => {
+  const response = await fetch(new URL(name, BASE));
+  if (!response.ok) throw new Error(`shared/i18n/${name}: ${response.status}`);
+  return response.json();
+};
+
+const baseOf = tag =>
+  String(tag ?? '')
+    .trim()
+    .toLowerCase()
+    .split(/[-_.]/)[0];
+
+/** The language to show: ?lang=, the reader's earlier choice, the browser's languages, the default. */
+export const chooseLanguage = (list, search = window.location.search) => {
+  const known = tag => (Object.hasOwn(list.languages, baseOf(tag)) ? baseOf(tag) : undefined);
+  let stored;
+  try {
+    stored = window.localStorage.getItem(STORE_KEY);
+  } catch {
+    stored = undefined;
+  }
+  return (
+    known(new URLSearchParams(search).get('lang')) ??
+    known(stored) ??
+    (navigator.languages ?? [navigator.language]).map(known).find(Boolean) ??
+    list.default
+  );
+};
+
+const slotsOf = message =>
+  (typeof message === 'string' ? [message] : Object.values(message)).flatMap(s =>
+    [...s.matchAll(/\{(\w+)\}/g)].map(m => m[1]),
+  );
+
+/** Loads the catalog of the chosen language and sets <html lang>. */
+export const loadI18n = async () => {
+  const list = await fetchJson('languages.json');
+  const lang = chooseLanguage(list);
+  const [own, fallback] = await Promise.all([
+    fetchJson(`${lang}.json`),
+    lang === list.default ? undefined : fetchJson(`${list.default}.json`),
+  ]);
+  document.documentElement.lang = lang;
+  const numbers = new Intl.NumberFormat(lang);
+  const plurals = new Intl.PluralRules(lang);
+  const t = (key, params = {}) => {
+    const message = own[key] ?? fallback?.[key] ?? key;
+    const text =
+      typeof message === 'string'
+        ? message
+        : (message[plurals.select(Number(params[slotsOf(message)[0]] ?? 1))] ?? message.other);
+    return text.replace(/\{(\w+)\}/g, (whole, name) => {
+      const v = params[name];
+      return v === undefined ? whole : typeof v === 'number' ? numbers.format(v) : String(v);
+    });
+  };
+  const colorText = color => t(`color.${color}`);
+  return {
+    lang,
+    languages: list.languages,
+    t,
+    /** An alert from its fields: what it is, who, which ply, which squares or move. */
+    alertText: alert => {
+      const parts = [t(`alert.${alert.code}`)];
+      const color = alert.color ?? alert.evidence?.color;
+      if (color) parts.push(t('alert.by', { color: colorText(color) }));
+      if (typeof alert.ply === 'number') parts.push(t('ply', { ply: alert.ply }));
+      const squares = alert.evidence?.squares;
+      if (squares?.length) parts.push(t('alert.squares', { squares: squares.join(', ') }));
+      if (alert.evidence?.move) parts.push(t('alert.move', { move: alert.evidence.move }));
+      return parts.join(' \u00b7 ');
+    },
+    /** A SAN move with the language's piece letters (the wire keeps English SAN). */
+    localSan: san => {
+      const letters = t('piece.letters');
+      if (letters.length !== EN_LETTERS.length || letters === EN_LETTERS) return san;
+      const swap = l => letters[EN_LETTERS.indexOf(l)] ?? l;
+      return san.replace(/^[KQRBN]/, swap).replace(/=([QRBN])/, (_, l) => `=${swap(l)}`);
+    },
+    /** A language switch (a labelled select) appended to `parent`; a choice reloads the page in it. */
+    mountSwitch: parent => {
+      const label = document.createElement('label');
+      label.className = 'lang-switch';
+      label.textContent = `${t('ui.language')} `;
+      const select = document.createElement('select');
+      select.id = 'lang-switch';
+      for (const [code, name] of Object.entries(list.languages))
+        select.add(new Option(name, code, false, code === lang));
+      select.addEventListener('change', () => {
+        try {
+          window.localStorage.setItem(STORE_KEY, select.value);
+        } catch {
+          // A page without storage keeps the choice in its address only.
+        }
+        const url = new URL(window.location.href);
+        url.searchParams.set('lang', select.value);
+        window.location.assign(url.toString());
+      });
+      label.append(select);
+      parent.append(label);
+      return select;
+    },
+  };
+};
