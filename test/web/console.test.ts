@@ -265,7 +265,7 @@ describe.skipIf(!CHROMIUM_PATH)('arbiter console', () => {
   it('in Spanish (?lang=es): <html lang="es">, the alert’s title and text rendered from its fields, a language switch', async () => {
     const page = await chrome.newPage({ width: 1600, height: 1000 });
     await page.goto(stack.pageUrl('console/index.html', { user: BROKER.username, lang: 'es' }));
-    await page.locator('#login-form').waitFor(WAIT);
+    await page.locator('#lang-switch').waitFor(WAIT);
     expect(await page.locator('html').getAttribute('lang')).toBe('es');
     expect(await page.locator('#lang-switch').inputValue()).toBe('es');
     await login(page, BROKER.password);

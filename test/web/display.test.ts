@@ -246,6 +246,12 @@ describe.skipIf(!CHROMIUM_PATH)('web display', () => {
     expect(shown).toEqual(sans.map(san => localSan('es', san)));
     // The game has piece moves, so the Spanish letters are there to see.
     expect(shown.some(m => /^[RDTAC]/.test(m))).toBe(true);
+    // The page's own words come from the Spanish catalog.
+    await page.locator('#connection', { hasText: 'En directo' }).waitFor(WAIT);
+    expect(await page.locator('[data-last-move]').textContent()).toBe(
+      `Última jugada: 7. ${localSan('es', g.moveEvent(13).san)}`,
+    );
+    expect(await page.locator('.status').textContent()).toBe('Juegan Negras');
     await screenshot(page, 'board-es-letters');
     expect(chrome.errors).toEqual([]);
     await page.close();

@@ -6,16 +6,29 @@
 // in the Authorization header of every action, and a 401 or 403 locks the console again.
 
 import { makeBoardSvg } from '../shared/board.js';
-import { connectionText, moveText, playerName, setMoveNotation, statusText } from '../shared/format.js';
+import {
+  connectionText,
+  moveText,
+  playerName,
+  setMoveNotation,
+  setTranslator,
+  statusText,
+} from '../shared/format.js';
 import { LiveConnection, readSettings } from '../shared/live.js';
 import { ACTION_LABELS, ActionSender } from './actions.js';
 import { alertKey, createAlertCard } from './alerts.js';
 import { loadI18n } from '../shared/i18n.js';
 
-// The reader's language (docs/i18n.md); English text stays the daemon's own.
-const i18n = await loadI18n();
-if (new URL(window.location.href).searchParams.get('notation') === 'letters') setMoveNotation(i18n.localSan);
-i18n.mountSwitch(document.querySelector('.page-header'));
+// The reader's language (docs/i18n.md), loaded without holding up the login form; until it is
+// there, the page speaks English.
+let i18n;
+loadI18n().then(loaded => {
+  i18n = loaded;
+  if (new URL(window.location.href).searchParams.get('notation') === 'letters')
+    setMoveNotation(i18n.localSan);
+  setTranslator(i18n.t);
+  i18n.mountSwitch(document.querySelector('.page-header'));
+});
 
 const params = new URL(window.location.href).searchParams;
 const settings = readSettings();

@@ -3,7 +3,7 @@
 // games it knows as links.
 
 import { compareGames } from '../shared/store.js';
-import { setMoveNotation } from '../shared/format.js';
+import { setMoveNotation, setTranslator } from '../shared/format.js';
 import { loadI18n } from '../shared/i18n.js';
 import { connectionText, linkWithSettings, playerName } from '../shared/format.js';
 import { LiveConnection, readSettings } from '../shared/live.js';
@@ -12,6 +12,7 @@ import { createGameView } from './gameView.js';
 // The reader's language and how moves are written (docs/i18n.md): figurines unless ?notation=letters.
 const i18n = await loadI18n();
 if (new URL(window.location.href).searchParams.get('notation') === 'letters') setMoveNotation(i18n.localSan);
+setTranslator(i18n.t);
 i18n.mountSwitch(document.querySelector('.page-header') ?? document.body);
 
 const params = new URL(window.location.href).searchParams;

@@ -12,6 +12,7 @@ import { makeBoardSvg } from '../shared/board.js';
 import { describeClock, formatClock, remainingMs } from '../shared/clock.js';
 import {
   moveNumber,
+  lastMoveText,
   moveText,
   sanText,
   playerDetails,
@@ -161,7 +162,9 @@ export const createGameView = ({ large = false, href, orientation = 'white' } = 
     result.textContent = state.result === '*' ? '' : resultText(state.result);
     result.hidden = state.result === '*';
     element.classList.toggle('finished', state.result !== '*');
-    lastMove.textContent = state.last_move ? `Last move: ${moveText(state.last_move)}` : 'No move yet';
+    lastMove.textContent = state.last_move
+      ? lastMoveText(moveText(state.last_move))
+      : lastMoveText(undefined);
     const label = `${title}, ${names}, ${state.last_move ? `after ${moveNumber(state.last_move.ply)} ${sanText(state.last_move.san)}` : 'start'}`;
     boardHost.replaceChildren(
       makeBoardSvg({ fen: state.fen, lastMove: state.last_move?.uci, orientation, label }),

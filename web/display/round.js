@@ -4,7 +4,7 @@
 // large board page.
 
 import { compareGames } from '../shared/store.js';
-import { setMoveNotation } from '../shared/format.js';
+import { setMoveNotation, setTranslator } from '../shared/format.js';
 import { loadI18n } from '../shared/i18n.js';
 import { connectionText, linkWithSettings } from '../shared/format.js';
 import { LiveConnection, readSettings } from '../shared/live.js';
@@ -13,6 +13,7 @@ import { createGameView } from './gameView.js';
 // The reader's language and how moves are written (docs/i18n.md): figurines unless ?notation=letters.
 const i18n = await loadI18n();
 if (new URL(window.location.href).searchParams.get('notation') === 'letters') setMoveNotation(i18n.localSan);
+setTranslator(i18n.t);
 i18n.mountSwitch(document.querySelector('.page-header') ?? document.body);
 
 const params = new URL(window.location.href).searchParams;

@@ -52,39 +52,57 @@ export const sanText = san => shownSan(san);
 /** "12. ♘xd4" or "12… h6". */
 export const moveText = lastMove => (lastMove ? `${moveNumber(lastMove.ply)} ${sanText(lastMove.san)}` : '');
 
+/** "Last move: 12. ♘xd4", or "No move yet" without a move. */
+export const lastMoveText = move =>
+  move ? say('ui.last_move', { move }, `Last move: ${move}`) : say('ui.no_move', {}, 'No move yet');
+
 /** The side to move, from a FEN. */
 export const turnOf = fen => (typeof fen === 'string' && fen.split(/\s+/)[1] === 'b' ? 'black' : 'white');
+
+let translate;
+
+/** Words from the page's catalog (`i18n.t`, web/shared/i18n.js) instead of the built-in English. */
+export const setTranslator = t => {
+  translate = t;
+};
+
+/** A catalog message, or the English words when no catalog is loaded. */
+const say = (key, params, english) => (translate ? translate(key, params) : english);
 
 /** The status line of a game: who is to move, paused, or how it ended. */
 export const statusText = state => {
   if (!state) return '';
   if (state.result !== '*') {
-    const how = state.reason_text ? `, ${state.reason_text}` : '';
-    return `Game over: ${resultText(state.result)}${how}`;
+    const reason = state.reason && translate ? translate(`end.${state.reason}`) : state.reason_text;
+    const how = reason ? `, ${reason}` : '';
+    const result = resultText(state.result);
+    return `${say('ui.game_over', { result }, `Game over: ${result}`)}${how}`;
   }
-  if (state.status === 'not_started') return 'Waiting for the start';
-  if (state.status === 'paused') return 'Clock stopped';
-  return `${turnOf(state.fen) === 'white' ? 'White' : 'Black'} to move`;
+  if (state.status === 'not_started') return say('ui.waiting_start', {}, 'Waiting for the start');
+  if (state.status === 'paused') return say('ui.clock_stopped', {}, 'Clock stopped');
+  const color = turnOf(state.fen);
+  const side = say(`color.${color}`, {}, color === 'white' ? 'White' : 'Black');
+  return say('ui.to_move', { color: side }, `${side} to move`);
 };
 
 /** The short status of a round page card. */
 export const shortStatusText = state => {
   if (!state) return '';
-  if (state.result !== '*') return 'Final';
+  if (state.result !== '*') return say('ui.final', {}, 'Final');
   return statusText(state);
 };
 
 /** The connection badge. */
 export const connectionText = (status, daemon) => {
-  if (status === 'live' && daemon === 'offline') return 'Live feed paused (bridge offline)';
-  return (
-    {
-      live: 'Live',
-      connecting: 'Connecting\u2026',
-      offline: 'Offline: reconnecting',
-      refused: 'Access refused',
-    }[status] ?? status
-  );
+  if (status === 'live' && daemon === 'offline')
+    return say('ui.conn.paused', {}, 'Live feed paused (bridge offline)');
+  const english = {
+    live: 'Live',
+    connecting: 'Connecting\u2026',
+    offline: 'Offline: reconnecting',
+    refused: 'Access refused',
+  }[status];
+  return english === undefined ? status : say(`ui.conn.${status}`, {}, english);
 };
 
 /** Carries the connection parameters of the current address over to another page. */
