@@ -102,6 +102,8 @@ export interface ConfigSpec {
   readonly base: string;
   readonly clientId: string;
   readonly httpPort?: number;
+  /** The `broadcast` section (folder export, delay); absent = none. */
+  readonly broadcast?: { readonly folder?: string; readonly delayMinutes?: number };
 }
 
 /** Writes the daemon's configuration for a venue; returns its path. */
@@ -116,6 +118,7 @@ export const writeConfig = async (spec: ConfigSpec): Promise<string> => {
       journal: { dir: join(spec.dir, `journal-${spec.clientId}`), checkpointSeconds: 2 },
       mqtt: { url: spec.url, baseTopic: spec.base, clientId: spec.clientId },
       http: { enabled: spec.httpPort !== undefined, port: spec.httpPort ?? 8080 },
+      ...(spec.broadcast === undefined ? {} : { broadcast: spec.broadcast }),
       boards: spec.venue.boards.map(b => ({
         id: b.id,
         driver: 'dgt',

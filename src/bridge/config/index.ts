@@ -26,6 +26,7 @@ export type {
   Config,
   DriverName,
   HttpConfig,
+  BroadcastConfig,
   JournalConfig,
   LawsConfig,
   LoggingConfig,

@@ -262,6 +262,24 @@ export const PairingSchema = Entry('One game of a round', {
   ),
 });
 
+export const BroadcastSchema = Section(
+  'Public outputs: the folder export and the broadcast delay (docs/operations.md)',
+  {
+    folder: Type.String({
+      default: '',
+      description:
+        'Folder kept in step with the live feed in the LiveChess layout (tournament.json, round-N/index.json, round-N/games.pgn, round-N/game-K.pgn), each file written atomically, for FTP mirroring; empty = no export',
+    }),
+    delayMinutes: Type.Number({
+      minimum: 0,
+      maximum: 1440,
+      default: 0,
+      description:
+        'Broadcast delay: the live PGN over HTTP and the folder export show a move (and the result) only this many minutes after it was made; MQTT, the arbiter console and the journal stay live. 0 = none',
+    }),
+  },
+);
+
 export const LoggingSchema = Section('Log output', {
   level: StringEnum(LOG_LEVELS, { default: 'info', description: 'Least severe level written' }),
   format: StringEnum(LOG_FORMATS, {
@@ -282,6 +300,7 @@ export const ConfigSchema = Type.Object(
     journal: JournalSchema,
     mqtt: MqttSchema,
     http: HttpSchema,
+    broadcast: BroadcastSchema,
     boards: Type.Array(BoardSchema, { default: [], description: 'The boards this daemon reads' }),
     pairings: Type.Array(PairingSchema, {
       default: [],
@@ -308,6 +327,7 @@ export type MqttConfig = Config['mqtt'];
 export type BrokerConfig = MqttConfig['broker'];
 export type HttpConfig = Config['http'];
 export type ArbiterCredentialsConfig = NonNullable<HttpConfig['arbiter']>;
+export type BroadcastConfig = Config['broadcast'];
 export type BoardConfig = Config['boards'][number];
 export type PairingConfig = Config['pairings'][number];
 export type PlayerConfig = PairingConfig['white'];

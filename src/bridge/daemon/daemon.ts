@@ -35,6 +35,7 @@ import { BoardLeds } from './leds.js';
 import type { SupervisorPort } from '../game/engine.js';
 import { GameRegistry } from './games.js';
 import { DaemonOutputs } from './outputs.js';
+import { BroadcastExport } from './broadcastExport.js';
 import { makeArbiterActions, makeRequestHandlers } from './requestHandlers.js';
 import { restoreGames, type RestoreSummary } from './restore.js';
 
@@ -74,6 +75,7 @@ interface Parts {
   readonly boards: BoardRegistry;
   readonly games: GameRegistry;
   readonly outputs: DaemonOutputs;
+  readonly exporter: BroadcastExport | undefined;
   hub: SseHub | undefined;
   http: HttpServer | undefined;
   addresses: DaemonAddresses;
@@ -251,6 +253,7 @@ export class Daemon {
       ledger,
       onAcked: ms => this.metrics.observePublishLatency(ms / 1000),
     });
+    let exporter: BroadcastExport | undefined;
     const outputs = new DaemonOutputs({
       publisher,
       topics: connection.topics,
@@ -261,13 +264,26 @@ export class Daemon {
       mqttHealth: () => connection.health(),
       config,
       boards,
-      now: Date.now,
+      now: () => this.ctx.scheduler.now(),
       version: this.ctx.version,
       startedAt: this.startedAt,
       leds: this.leds,
       metrics: this.metrics,
+      onFeedChange: () => exporter?.changed(),
     });
-    Object.assign(partial, { connection, publisher, outputs });
+    if (config.broadcast.folder !== '') {
+      exporter = new BroadcastExport({
+        dir: config.broadcast.folder,
+        feed: () => outputs.feed(),
+        scheduler: this.ctx.scheduler,
+        now: () => this.ctx.scheduler.now(),
+        log: this.log('bridge:export'),
+      });
+      log.info(
+        `export folder ${config.broadcast.folder}, broadcast delay ${config.broadcast.delayMinutes} min`,
+      );
+    }
+    Object.assign(partial, { connection, publisher, outputs, exporter });
     await connection.start();
     this.checkNotStopped();
     await publisher.start();
@@ -431,6 +447,7 @@ export class Daemon {
     parts.games.closeAll();
     parts.hub?.stop(); // ends the event streams, so the server need not wait for them
     await parts.http?.stop();
+    await parts.exporter?.stop();
     await parts.publisher?.stop();
     await parts.ledger?.stop();
     await parts.journal.stop();

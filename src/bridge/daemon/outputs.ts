@@ -8,7 +8,7 @@
  *   outputs.boardState('b-03');                  // boards/b-03/state, retained
  *   outputs.feed();                              // the FeedState for the HTTP server
  */
-import { makeFeedState, upsertGame } from '../feed/feedState.js';
+import { makeFeedState, setRound, upsertGame } from '../feed/feedState.js';
 import type { FeedState } from '../feed/feedState.js';
 import type { Config } from '../config/index.js';
 import type {
@@ -59,6 +59,8 @@ export interface DaemonOutputsContext {
   readonly leds?: BoardLeds;
   /** The counters of /metrics: events and alerts published. */
   readonly metrics?: BridgeMetrics;
+  /** Called after the feed changed (the folder export syncs). */
+  readonly onFeedChange?: () => void;
 }
 
 /** Alerts about a position the board should not show; the console offers "restore to ply N" for them. */
@@ -120,7 +122,13 @@ export class DaemonOutputs {
     publisher.retain(topics.game(view.info.game), makeSnapshot(view));
     publisher.retain(topics.gamePgn(view.info.game), makeGamePgn(view));
     const live = liveGameOf(view);
-    if (live !== undefined) this.feedState = upsertGame(this.feed(), live, this.ctx.now());
+    if (live === undefined) return;
+    const now = this.ctx.now();
+    // The broadcast delay holds the public feed back; MQTT (above) and the console stay live.
+    const delayMs = this.ctx.config.broadcast.delayMinutes * 60_000;
+    const feed = delayMs > 0 ? setRound(this.feed(), live.round, { delayMs }, now) : this.feed();
+    this.feedState = upsertGame(feed, live, now);
+    this.ctx.onFeedChange?.();
   }
 
   /** The retained state of a board. */
