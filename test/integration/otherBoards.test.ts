@@ -62,6 +62,7 @@ import {
   startDaemon,
   subscribe,
   waitFor,
+  within,
   type DaemonProcess,
   type Subscriber,
   type WireEvent,
@@ -246,27 +247,34 @@ describe('Millennium and Certabo on PTYs, the daemon as a child process', () => 
       () =>
         events('r1-b1').length > 0 ||
         sub.latest(`${BASE}/boards/b-mil/state`)?.includes('"game":"r1-b1"') === true,
-      90_000,
-      `the Millennium game to start (daemon output: ${daemon.output().slice(-1500)})`,
+      60_000,
+      () => `the Millennium game to start (daemon output: ${daemon.output().slice(-4000)})`,
     );
     await waitFor(
       () => sub.latest(`${BASE}/boards/b-cer/state`)?.includes('"game":"r1-b2"') === true,
-      90_000,
-      `the Certabo board calibrated and its game started (daemon output: ${daemon.output().slice(-1500)})`,
+      60_000,
+      () =>
+        `the Certabo board calibrated and its game started (daemon output: ${daemon.output().slice(-4000)})`,
     );
     expect(logged(daemon, 'b-cer: calibrating: set up the start position')).toBe(true);
     expect(logged(daemon, 'b-cer: calibration learned (32 tags')).toBe(true);
 
     const opera = sansOf(OPERA);
     const lasker = sansOf(LASKER);
-    await Promise.all([
-      millennium.runner.play(stepsOfGame(opera, 11)),
-      certabo.runner.play(stepsOfGame(lasker, 12)),
-    ]);
+    await within(
+      90_000,
+      Promise.all([
+        millennium.runner.play(stepsOfGame(opera, 11)),
+        certabo.runner.play(stepsOfGame(lasker, 12)),
+      ]),
+      () =>
+        `both emulators to play their games (Millennium so far: ${movesFromEvents(events('r1-b1')).join(' ')}; daemon output: ${daemon.output().slice(-4000)})`,
+    );
     await waitFor(
       () => ended(events('r1-b1')) !== undefined && ended(events('r1-b2')) !== undefined,
       20_000,
-      `both games over (Millennium: ${movesFromEvents(events('r1-b1')).join(' ')}; Certabo: ${movesFromEvents(events('r1-b2')).join(' ')})`,
+      () =>
+        `both games over (Millennium: ${movesFromEvents(events('r1-b1')).join(' ')}; Certabo: ${movesFromEvents(events('r1-b2')).join(' ')})`,
     );
     for (const [game, sans] of [
       ['r1-b1', opera],
@@ -301,12 +309,12 @@ describe('Millennium and Certabo on PTYs, the daemon as a child process', () => 
     await waitFor(
       () => logged(again, 'board b-cer: connected'),
       20_000,
-      `the Certabo board connected again (daemon output: ${again.output().slice(-1500)})`,
+      () => `the Certabo board connected again (daemon output: ${again.output().slice(-1500)})`,
     );
     expect(logged(again, `b-cer: calibration loaded from ${file} (32 tags)`)).toBe(true);
     expect(logged(again, 'b-cer: calibrating')).toBe(false);
     expect(await again.stop()).toBe(0);
-  }, 240_000);
+  }, 330_000);
 });
 
 /** A node-hid handle over an in-process HID device (what `HIDAsync.open` gives for a real one). */

@@ -206,10 +206,42 @@ export const startDaemon = (configPath: string): DaemonProcess => {
     },
     stop: async () => {
       child.kill('SIGTERM');
-      return exited(child);
+      const code = await within(STOP_LIMIT_MS, exited(child), 'the daemon to exit after SIGTERM').catch(
+        async (e: unknown) => {
+          child.kill('SIGKILL');
+          await exited(child);
+          throw new Error(`${(e as Error).message} (daemon output: ${out.slice(-1500)})`);
+        },
+      );
+      return code;
     },
   };
 };
+
+/** How long a daemon may take to stop after SIGTERM before a test calls it hung. */
+const STOP_LIMIT_MS = 30_000;
+
+/**
+ * `promise`, or a rejection naming `what` (a text, or a function giving it then) once `ms` have passed: an unbounded wait in a test
+ * becomes a failure that says where it hung instead of the test's own timeout.
+ */
+export const within = <T>(ms: number, promise: Promise<T>, what: string | (() => string)): Promise<T> =>
+  new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      const text = typeof what === 'string' ? what : what();
+      reject(new Error(`timed out after ${ms} ms waiting for ${text}`));
+    }, ms);
+    promise.then(
+      v => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
 
 /** Kills every daemon child still running (afterEach/afterAll). */
 export const killAllDaemons = async (): Promise<void> => {

@@ -162,12 +162,20 @@ export const startMosquitto = async (options: MosquittoOptions = {}): Promise<Mo
  */
 const PATIENCE = 4;
 
-/** Polls `condition` every 10 ms until it holds; rejects after `timeoutMs` (times PATIENCE) with `what` in the message. */
-export const waitFor = async (condition: () => boolean, timeoutMs: number, what: string): Promise<void> => {
+/**
+ * Polls `condition` every 10 ms until it holds; rejects after `timeoutMs` (times PATIENCE) with
+ * `what` in the message (a function is called then, so it can tell what the wait saw).
+ */
+export const waitFor = async (
+  condition: () => boolean,
+  timeoutMs: number,
+  what: string | (() => string),
+): Promise<void> => {
   const limit = timeoutMs * PATIENCE;
   const deadline = Date.now() + limit;
   while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${limit} ms waiting for ${what}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${limit} ms waiting for ${typeof what === 'string' ? what : what()}`);
     await new Promise(resolve => setTimeout(resolve, 10));
   }
 };
