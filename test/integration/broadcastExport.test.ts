@@ -163,11 +163,12 @@ describe('folder export with a broadcast delay', () => {
     };
     expect(tournament.name).toBe('acceptance');
     const index = JSON.parse(await readFile(join(folder, 'round-1', 'index.json'), 'utf8')) as {
-      pairings: { board: number; white: { lname: string } }[];
+      pairings: { board: number; serial: string | null; white: { lname: string } }[];
     };
-    // LiveChess splits "Last, First" names; the surname is what precedes the comma.
-    expect(index.pairings.map(p => [p.board, p.white.lname])).toEqual(
-      venue.boards.map(b => [b.number, b.game.white.split(',')[0]!.trim()]),
+    // LiveChess splits "Last, First" names; the surname is what precedes the comma. The serial
+    // is the one the board reported.
+    expect(index.pairings.map(p => [p.board, p.white.lname, p.serial])).toEqual(
+      venue.boards.map(b => [b.number, b.game.white.split(',')[0]!.trim(), b.serial]),
     );
     for (const b of venue.boards) {
       const result = extractGames(join(folder, 'round-1', `game-${b.number}.pgn`));

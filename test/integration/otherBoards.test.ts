@@ -274,7 +274,7 @@ describe('Millennium and Certabo on PTYs, the daemon as a child process', () => 
       () => ended(events('r1-b1')) !== undefined && ended(events('r1-b2')) !== undefined,
       20_000,
       () =>
-        `both games over (Millennium: ${movesFromEvents(events('r1-b1')).join(' ')}; Certabo: ${movesFromEvents(events('r1-b2')).join(' ')})`,
+        `both games over (Millennium: ${movesFromEvents(events('r1-b1')).join(' ')}; Certabo: ${movesFromEvents(events('r1-b2')).join(' ')}; daemon output: ${daemon.output().slice(-4000)})`,
     );
     for (const [game, sans] of [
       ['r1-b1', opera],

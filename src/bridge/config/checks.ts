@@ -119,6 +119,14 @@ const boardProblems = (boards: readonly Indexed<BoardConfig>[]): SchemaProblem[]
         problem(['boards', b.index, 'calibration'], `${file} is also the calibration of ${boardRef(first)}`),
       );
   }
+  for (const [number, same] of groupBy(boards, b =>
+    b.item.number === undefined ? undefined : String(b.item.number),
+  )) {
+    const [first, ...rest] = same;
+    if (first === undefined) continue;
+    for (const b of rest)
+      out.push(problem(['boards', b.index, 'number'], `board number ${number} is also ${boardRef(first)}`));
+  }
   for (const [file, same] of groupBy(boards, b => b.item.capture)) {
     const [first, ...rest] = same;
     if (first === undefined) continue;

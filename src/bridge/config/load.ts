@@ -9,6 +9,7 @@
  *   else startDaemon(r.value); // r.value.mqtt.baseTopic, r.value.boards[0].serial, …
  */
 import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { Result } from '@badrap/result';
 import { Value } from '@sinclair/typebox/value';
 import { isScalar, LineCounter, parseDocument, type Document } from 'yaml';
@@ -18,6 +19,7 @@ import { pointerSegments, QUOTE_HINT, schemaProblems, type SchemaProblem } from 
 import { withDefaults } from './defaults.js';
 import { applyEnvOverrides, type Env } from './env.js';
 import { ConfigSchema, type Config } from './schema.js';
+import { readPairingsFile } from '../pairings/fromFile.js';
 
 export type ConfigErrorDetail =
   /** The text was read but is not a valid configuration. */
@@ -126,6 +128,45 @@ export const parseConfig = (
 export const loadConfig = async (
   from: ConfigSource,
   options: LoadOptions = {},
+): Promise<Result<Config, ConfigError>> => {
+  const parsed = await loadConfigText(from, options);
+  if (parsed.isErr || parsed.value.tournament.pairingsFile === '') return parsed;
+  return withPairingsFile(parsed.value, 'path' in from ? dirname(from.path) : '.', options, sourceOf(from));
+};
+
+const sourceOf = (from: ConfigSource): string => ('path' in from ? from.path : (from.name ?? 'config'));
+
+/**
+ * The config with the games of its pairings file added to `pairings`, and the file's path made
+ * absolute (relative to the config file's folder), so the daemon can watch it.
+ */
+const withPairingsFile = async (
+  config: Config,
+  baseDir: string,
+  options: LoadOptions,
+  source: string,
+): Promise<Result<Config, ConfigError>> => {
+  const path = resolve(baseDir, config.tournament.pairingsFile);
+  const file = await readPairingsFile(path, config, options.readText);
+  if (file.isErr)
+    return Result.err(
+      errorOf(
+        source,
+        file.error.message.split('\n').map(l => `tournament.pairingsFile: ${l}`),
+      ),
+    );
+  return Result.ok(
+    deepFreeze({
+      ...config,
+      tournament: { ...config.tournament, pairingsFile: path },
+      pairings: [...config.pairings, ...file.value],
+    }),
+  );
+};
+
+const loadConfigText = async (
+  from: ConfigSource,
+  options: LoadOptions,
 ): Promise<Result<Config, ConfigError>> => {
   if ('text' in from) return parseConfig(from.text, options, from.name ?? 'config');
   const read = options.readText ?? ((p: string) => readFile(p, 'utf8'));

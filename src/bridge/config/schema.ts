@@ -66,6 +66,11 @@ export const TournamentSchema = Section('The event the boards play in', {
   name: Type.String({ default: 'chessbridge', description: 'Name of the event (PGN Event tag, displays)' }),
   site: Type.String({ default: '', description: 'Where it is played (PGN Site tag)' }),
   rounds: Type.Integer({ minimum: 1, maximum: 999, default: 1, description: 'Number of rounds' }),
+  pairingsFile: Type.String({
+    default: '',
+    description:
+      'Pairings of every round from a FIDE TRF file (Swiss-Manager, Vega) or a CSV file (`.csv`), relative to this file, added to `pairings` and read again when it changes (docs/broadcast.md); empty = none',
+  }),
 });
 
 export const LawsSchema = Section('The Laws of Chess applied to every game', {
@@ -222,6 +227,13 @@ export const BoardSchema = Entry('One electronic board', {
   serial: Type.Optional(
     Type.String({ minLength: 1, description: 'Serial number the board reports; pairings bind to it' }),
   ),
+  number: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description:
+        'Board (table) number in the hall: a pairing that names no serial is played on the board with its number',
+    }),
+  ),
   orientation: StringEnum(ORIENTATION_SETTINGS, {
     default: 'auto',
     description: 'auto (detect from the start position), normal, or rotated (turned 180°)',
@@ -247,6 +259,17 @@ const Player = (description: string) =>
   Entry(description, {
     name: Type.String({ minLength: 1, description: 'Name as written in the PGN, e.g. "Carlsen, Magnus"' }),
     fideId: Type.Optional(Type.Integer({ minimum: 1, maximum: 999_999_999, description: 'FIDE id' })),
+    title: Type.Optional(
+      Type.String({ pattern: '^[A-Z]{1,4}$', expects: 'GM, IM, FM, CM, WGM, …', description: 'FIDE title' }),
+    ),
+    rating: Type.Optional(Type.Integer({ minimum: 0, maximum: 4000, description: 'FIDE rating' })),
+    federation: Type.Optional(
+      Type.String({
+        pattern: '^[A-Z]{3}$',
+        expects: 'a three-letter code such as ESP',
+        description: 'FIDE federation',
+      }),
+    ),
   });
 
 export const PairingSchema = Entry('One game of a round', {

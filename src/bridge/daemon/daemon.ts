@@ -33,6 +33,7 @@ import { type BoardOpener, makeBoardOpener } from './drivers.js';
 import { degradedReasons, notConnected } from './health.js';
 import { BoardLeds } from './leds.js';
 import type { SupervisorPort } from '../game/engine.js';
+import { type PairingsWatch, watchPairingsFile } from './pairingsWatch.js';
 import { GameRegistry } from './games.js';
 import { DaemonOutputs } from './outputs.js';
 import { BroadcastExport } from './broadcastExport.js';
@@ -76,6 +77,7 @@ interface Parts {
   readonly games: GameRegistry;
   readonly outputs: DaemonOutputs;
   readonly exporter: BroadcastExport | undefined;
+  pairingsWatch: PairingsWatch | undefined;
   hub: SseHub | undefined;
   http: HttpServer | undefined;
   addresses: DaemonAddresses;
@@ -213,6 +215,7 @@ export class Daemon {
       engine: this.ctx.engine,
       now: this.ctx.now,
       log: this.log('bridge:games'),
+      onBoardBound: board => this.parts?.outputs?.boardState(board),
     });
     // Parts are kept as soon as they exist, so a start that fails stops what it had started.
     const partial: Built = { journal, ledger, boards, games, ...(broker === undefined ? {} : { broker }) };
@@ -301,6 +304,12 @@ export class Daemon {
     partial.restored = restored;
     partial.addresses = { mqtt: brokerUrl ?? '', ws: wsUrl, http: undefined };
     if (config.http.enabled) await this.startWeb(partial, connection, outputs);
+    partial.pairingsWatch = watchPairingsFile({
+      config,
+      log: this.log('bridge:pairings'),
+      scheduler: this.ctx.scheduler,
+      apply: pairings => games.setPairings(pairings),
+    });
     outputs.info(games.open().map(g => g.id));
     for (const id of boards.ids()) outputs.boardState(id);
   }
@@ -444,6 +453,7 @@ export class Daemon {
     const parts = this.parts;
     if (parts === undefined) return;
     const log = this.log('bridge:daemon');
+    parts.pairingsWatch?.stop();
     parts.games.closeAll();
     parts.hub?.stop(); // ends the event streams, so the server need not wait for them
     await parts.http?.stop();

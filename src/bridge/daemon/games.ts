@@ -15,7 +15,7 @@ import { Result } from '@badrap/result';
 import { concat, defer, from, type Observable, Subject } from 'rxjs';
 import type { Observation, ObservationType } from '../../drivers/observation.js';
 import { dataError } from '../../engine/types.js';
-import type { Config } from '../config/index.js';
+import type { Config, PairingConfig } from '../config/index.js';
 import type { GameSettings, JournalEntry, JournalHeader, JournalRecord } from '../journal/index.js';
 import type { Logger } from '../logger.js';
 import type { JsonValue } from '../mqtt/topics.js';
@@ -51,6 +51,11 @@ export interface GameRegistryContext {
   /** The daemon's clock (ms since the epoch, monotonic). */
   readonly now: () => number;
   readonly log: Logger;
+  /**
+   * A game was bound to a board or a board freed: its state (which names the game) is published
+   * at once, as a quiet board sends no observation that would publish it.
+   */
+  readonly onBoardBound?: (board: string) => void;
 }
 
 export interface GameSlot {
@@ -117,7 +122,21 @@ export class GameRegistry {
   /** Shutting down: no game starts any more. */
   private closing = false;
 
-  constructor(private readonly ctx: GameRegistryContext) {}
+  /** The pairings boards take their next game from (the config's, then as a pairings file is re-read). */
+  private pairings: readonly PairingConfig[];
+
+  constructor(private readonly ctx: GameRegistryContext) {
+    this.pairings = ctx.config.pairings;
+  }
+
+  /**
+   * New pairings (a pairings file re-read): games already started keep theirs; every board without
+   * a game looks again for its next one.
+   */
+  setPairings(pairings: readonly PairingConfig[]): void {
+    this.pairings = pairings;
+    for (const b of this.ctx.boards.all()) this.considerBoard(b.config.id);
+  }
 
   /** Every lane to run: those made before the pipeline subscribed, then each new one. */
   readonly lanes$: Observable<GameLane> = defer(() => {
@@ -167,7 +186,7 @@ export class GameRegistry {
       phase: 'open',
     };
     this.slots.set(slot.id, slot);
-    if (here) this.ctx.boards.bind(board, slot.id);
+    if (here) this.bindBoard(board, slot.id);
     this.emitLane(slot);
     // The daemon stopped watching the board at its last record: what was played since is read from
     // the board when it is back (its log, its snapshot), as after a pulled cable. Journaled, so a
@@ -225,7 +244,7 @@ export class GameRegistry {
       return Result.err(gameError('board', `board ${board} plays ${b.status.game}`));
     slot.board = board;
     slot.view = { ...slot.view, info: { ...slot.view.info, board } };
-    this.ctx.boards.bind(board, slot.id);
+    this.bindBoard(board, slot.id);
     this.push(slot, {
       type: 'command',
       at: this.ctx.now(),
@@ -257,12 +276,21 @@ export class GameRegistry {
     if (slot !== undefined) this.push(slot, { type: 'observation', board, observation: o });
   }
 
+  private bindBoard(board: string, game: string | undefined): void {
+    this.ctx.boards.bind(board, game);
+    this.ctx.onBoardBound?.(board);
+  }
+
   /** A board without a game whose serial has a pairing: start it once the pieces are set up. */
   considerBoard(board: string): void {
     if (this.closing) return;
     const b = this.ctx.boards.get(board);
     if (b === undefined || b.status.game !== undefined) return;
-    const pairing = nextPairing(this.ctx.config.pairings, b.status.serial, this.finished);
+    const pairing = nextPairing(
+      this.pairings,
+      { serial: b.status.serial, number: b.config.number },
+      this.finished,
+    );
     if (pairing === undefined) return;
     const id = pairingGameId(pairing);
     const existing = this.slots.get(id);
@@ -311,7 +339,7 @@ export class GameRegistry {
     slot.inbox.close();
     this.finished.add(slot.id);
     const board = slot.board;
-    if (board !== undefined) this.ctx.boards.bind(board, undefined);
+    if (board !== undefined) this.bindBoard(board, undefined);
     this.ctx.log.info(`game ${slot.id} finished: ${result} (${reason})`);
     this.changes.next();
   }

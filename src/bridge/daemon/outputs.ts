@@ -127,7 +127,10 @@ export class DaemonOutputs {
     // The broadcast delay holds the public feed back; MQTT (above) and the console stay live.
     const delayMs = this.ctx.config.broadcast.delayMinutes * 60_000;
     const feed = delayMs > 0 ? setRound(this.feed(), live.round, { delayMs }, now) : this.feed();
-    this.feedState = upsertGame(feed, live, now);
+    // The serial the board reports (index.json names it, for tools that map boards to games).
+    const board = view.info.board === undefined ? undefined : this.ctx.boards.get(view.info.board);
+    const serial = board?.status.serial ?? board?.config.serial;
+    this.feedState = upsertGame(feed, serial === undefined ? live : { ...live, boardSerial: serial }, now);
     this.ctx.onFeedChange?.();
   }
 

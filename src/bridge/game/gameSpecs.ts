@@ -5,7 +5,7 @@
  *
  *   const settings = journalSettingsOf(config.laws, pairing);        // header of a new game
  *   engineSettingsOf('r1-b3', settings);                            // for startSupervision
- *   nextPairing(config.pairings, '31001', finished)?.round;          // 2 once r1-b… is finished
+ *   nextPairing(config.pairings, { serial: '31001' }, finished)?.round; // 2 once r1-b… is finished
  */
 import { Result } from '@badrap/result';
 import { INITIAL_FEN as DEFAULT_POSITION_FEN } from 'chessops/fen';
@@ -17,18 +17,26 @@ import {
   parseTimeControl,
 } from '../../engine/timeControl.js';
 import type { Config, LawsConfig, PairingConfig } from '../config/index.js';
-import type { GameSettings, JournalHeader, JournalPairing } from '../journal/index.js';
+import type { GameSettings, JournalHeader, JournalPairing, JournalPlayer } from '../journal/index.js';
 import type { GameInfo } from './gameView.js';
 
 /** The game id of a pairing: round and board number, unique across the venue when pairings are. */
 export const pairingGameId = (p: { readonly round: number; readonly board: number }): string =>
   `r${p.round}-b${p.board}`;
 
+const journalPlayerOf = (p: PairingConfig['white']): JournalPlayer => ({
+  name: p.name,
+  ...(p.fideId === undefined ? {} : { fideId: p.fideId }),
+  ...(p.title === undefined ? {} : { title: p.title }),
+  ...(p.rating === undefined ? {} : { rating: p.rating }),
+  ...(p.federation === undefined ? {} : { federation: p.federation }),
+});
+
 const journalPairingOf = (p: PairingConfig): JournalPairing => ({
   round: p.round,
   board: p.board,
-  white: { name: p.white.name, ...(p.white.fideId === undefined ? {} : { fideId: p.white.fideId }) },
-  black: { name: p.black.name, ...(p.black.fideId === undefined ? {} : { fideId: p.black.fideId }) },
+  white: journalPlayerOf(p.white),
+  black: journalPlayerOf(p.black),
 });
 
 /** A time control in the readable form, from the readable or the PGN form. */
@@ -80,6 +88,9 @@ export const gameInfoOf = (header: JournalHeader, board: string | undefined, con
   const player = (p: JournalPairing['white']) => ({
     name: p.name,
     ...(p.fideId === undefined ? {} : { fideId: String(p.fideId) }),
+    ...(p.title === undefined ? {} : { title: p.title }),
+    ...(p.rating === undefined ? {} : { rating: p.rating }),
+    ...(p.federation === undefined ? {} : { federation: p.federation }),
   });
   return {
     game: header.game,
@@ -99,14 +110,21 @@ export const gameInfoOf = (header: JournalHeader, board: string | undefined, con
   };
 };
 
-/** The first pairing of a board (by serial, lowest round first) whose game is not finished. */
+/**
+ * The first pairing of a board (lowest round first) whose game is not finished: a pairing that
+ * names a serial is played on the board reporting it; one that names none, on the board
+ * configured with its board number.
+ */
 export const nextPairing = (
   pairings: readonly PairingConfig[],
-  serial: string | undefined,
+  board: { readonly serial?: string | undefined; readonly number?: number | undefined },
   finished: ReadonlySet<string>,
 ): PairingConfig | undefined =>
-  serial === undefined
-    ? undefined
-    : [...pairings]
-        .filter(p => p.serial === serial && !finished.has(pairingGameId(p)))
-        .sort((a, b) => a.round - b.round)[0];
+  [...pairings]
+    .filter(
+      p =>
+        (p.serial === undefined
+          ? board.number !== undefined && p.board === board.number
+          : p.serial === board.serial) && !finished.has(pairingGameId(p)),
+    )
+    .sort((a, b) => a.round - b.round)[0];

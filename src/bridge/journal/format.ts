@@ -53,6 +53,9 @@ export type JsonValue =
 export interface JournalPlayer {
   readonly name: string;
   readonly fideId?: number;
+  readonly title?: string;
+  readonly rating?: number;
+  readonly federation?: string;
 }
 
 /** The pairing a game is played for (the config's pairing fits as it is). */
@@ -118,7 +121,13 @@ export type JournalRecord = JournalEntry & {
 // Validation of what is read back (shape only: observations are the drivers' vocabulary).
 
 const Literals = (values: readonly string[]): TSchema => Type.Union(values.map(v => Type.Literal(v)));
-const Player = Type.Object({ name: Type.String(), fideId: Type.Optional(Type.Number()) });
+const Player = Type.Object({
+  name: Type.String(),
+  fideId: Type.Optional(Type.Number()),
+  title: Type.Optional(Type.String()),
+  rating: Type.Optional(Type.Number()),
+  federation: Type.Optional(Type.String()),
+});
 
 /** The header of format 1 (camelCase). */
 const HeaderSchemaV1 = Type.Object({
@@ -271,6 +280,9 @@ export const makeWalLine = (game: string, recordLine: string): string =>
 const playerOf = (p: JournalPlayer): JournalPlayer => ({
   name: p.name,
   ...(p.fideId === undefined ? {} : { fideId: p.fideId }),
+  ...(p.title === undefined ? {} : { title: p.title }),
+  ...(p.rating === undefined ? {} : { rating: p.rating }),
+  ...(p.federation === undefined ? {} : { federation: p.federation }),
 });
 
 /** The header line: the fields the header lists (a configured pairing carries more, e.g. its serial). */

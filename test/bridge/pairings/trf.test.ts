@@ -1,41 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseTrf } from '../../../src/bridge/pairings/trf.js';
-
-/** One TRF-16 player line, column for column (rank 5-8, title 11-13, name 15-47, rating 49-52, fed 54-56, id 58-68, rounds from 92). */
-const player = (p: {
-  rank: number | string;
-  title?: string;
-  name: string;
-  rating?: string;
-  fed?: string;
-  id?: string;
-  points?: string;
-  rounds: [opp: string, color: string, result: string][];
-}): string =>
-  [
-    '001 ',
-    String(p.rank).padStart(4),
-    ' ',
-    ' ',
-    (p.title ?? '').padStart(3),
-    ' ',
-    p.name.padEnd(33),
-    ' ',
-    (p.rating ?? '').padStart(4),
-    ' ',
-    (p.fed ?? '').padEnd(3),
-    ' ',
-    (p.id ?? '').padStart(11),
-    ' ',
-    '2000/01/01',
-    ' ',
-    (p.points ?? '0.0').padStart(4),
-    ' ',
-    '   0',
-    ...p.rounds.map(([opp, color, result]) => `  ${opp.padStart(4)} ${color} ${result}`),
-  ]
-    .join('')
-    .trimEnd();
+import { trfPlayerLine as player } from '../../support/trf.js';
 
 // A 7-player Swiss after two rounds, with round 3 paired but not played; player 7 took a
 // half-point bye in round 1 and left. Board orders worked out by hand in the comments below.
