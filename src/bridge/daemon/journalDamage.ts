@@ -71,8 +71,9 @@ export const describeReport = (d: DamageReport, kept: number): string => {
   const parts = d.ranges.map(describeDamage);
   if (d.cutTail !== undefined)
     parts.push(
-      `${d.cutTail.file}: the last ${d.cutTail.bytes} bytes (from offset ${d.cutTail.offset}) were cut off: ` +
-        'a record there was written only in part, and the write-ahead log did not hold it',
+      `${d.cutTail.file}: the last ${d.cutTail.bytes} bytes (from offset ${d.cutTail.offset}) did not read ` +
+        'as records and were cut off (a record written only in part, which the write-ahead log did not ' +
+        'hold, or bytes added to the file)',
     );
   return (
     `journal of game ${d.game} damaged: ${parts.join('; ')}. ` +

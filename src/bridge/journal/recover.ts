@@ -92,8 +92,9 @@ const readLog = async (
   walDir: string,
   segments: readonly number[],
   report: (p: JournalProblem) => void,
-): Promise<Map<string, JournalRecord[]>> => {
+): Promise<{ byGame: Map<string, JournalRecord[]>; badLines: number }> => {
   const byGame = new Map<string, JournalRecord[]>();
+  let badLines = 0;
   for (const n of segments) {
     const file = join(walDir, segmentName(n));
     let bad: BadLine[] = [];
@@ -107,6 +108,7 @@ const readLog = async (
     for await (const item of readWal(io, file)) {
       if (item.kind === 'bad') {
         bad.push(item);
+        badLines += 1;
         continue;
       }
       const run = span();
@@ -139,24 +141,35 @@ const readLog = async (
         },
       });
   }
-  return byGame;
+  return { byGame, badLines };
 };
 
-/** The records after `lastSeq`, in order; each gap is reported and passed over. */
+/**
+ * The records after `lastSeq`, in order; each gap is reported and passed over. A record that jumps
+ * ahead is taken when the game's next record in the log continues it, or, as the game's last,
+ * when the log's damaged lines (`badLines`) could have held what it skips; otherwise its seq is
+ * itself damaged (a flipped digit) and it is left out, so it cannot hide the records after it.
+ */
 const continuation = (
   game: string,
   lastSeq: number,
   records: readonly JournalRecord[],
+  badLines: number,
   report: (p: JournalProblem) => void,
 ): JournalRecord[] => {
   const out: JournalRecord[] = [];
   let expected = lastSeq + 1;
-  for (const r of records) {
-    if (r.seq < expected) continue;
-    if (r.seq > expected) report({ kind: 'wal-gap', game, expected, found: r.seq });
+  records.forEach((r, i) => {
+    if (r.seq < expected) return;
+    if (r.seq > expected) {
+      const next = records[i + 1];
+      const proven = next === undefined ? r.seq - expected <= 2 * badLines : next.seq === r.seq + 1;
+      if (!proven) return;
+      report({ kind: 'wal-gap', game, expected, found: r.seq });
+    }
     out.push(r);
     expected = r.seq + 1;
-  }
+  });
   return out;
 };
 
@@ -178,8 +191,9 @@ export const recoverJournal = async (
     return Result.err(ioError(dir, 'opening the journal folder', e));
   }
   let log: Map<string, JournalRecord[]>;
+  let badLines: number;
   try {
-    log = await readLog(io, walDir, segments, report);
+    ({ byGame: log, badLines } = await readLog(io, walDir, segments, report));
   } catch (e) {
     return Result.err(ioError(walDir, 'reading the write-ahead log in', e));
   }
@@ -195,7 +209,13 @@ export const recoverJournal = async (
       continue;
     }
     const { header, path, validEnd, torn } = state.value;
-    const pending = continuation(header.game, state.value.lastSeq, log.get(header.game) ?? [], report);
+    const pending = continuation(
+      header.game,
+      state.value.lastSeq,
+      log.get(header.game) ?? [],
+      badLines,
+      report,
+    );
     log.delete(header.game);
     if (torn !== undefined) report({ kind: 'torn-tail', tail: torn });
     if (torn !== undefined && pending.length === 0) cutTails.set(header.game, torn);

@@ -269,6 +269,20 @@ describe('a damaged write-ahead log at start', () => {
     expect(r.damage.map(lostSeqs)).toEqual([{ from: 10, to: 10 }]);
   });
 
+  it('a flipped digit in a seq in the log does not hide the records after it', async () => {
+    const dir = tempDir();
+    const { wal, path } = await crashedGame(dir, 20, 5);
+    writeFileSync(wal, readFileSync(wal, 'utf8').replace('{"seq":10,', '{"seq":90,'));
+    const problems: JournalProblem[] = [];
+    const store = new JournalStore({ dir, onProblem: p => problems.push(p) });
+    expect((await store.start()).unwrap().games.map(g => g.lastSeq)).toEqual([20]);
+    expect(problems).toEqual([{ kind: 'wal-gap', game: 'g', expected: 10, found: 11 }]);
+    await store.stop();
+    const r = (await readJournalAll(path, { salvage: true })).unwrap();
+    expect(seqs(r.records)).toEqual([...range(1, 9), ...range(11, 20)]);
+    expect(r.damage.map(lostSeqs)).toEqual([{ from: 10, to: 10 }]);
+  });
+
   it('a cut last line and garbage appended to the log: a torn tail, every whole record applied', async () => {
     const dir = tempDir();
     const { wal, path } = await crashedGame(dir, 12, 3);
