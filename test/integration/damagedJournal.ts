@@ -137,6 +137,8 @@ export interface Case {
   readonly serialBase: number;
   /** journal.checkpointSeconds: long enough for the log to hold the whole game when it matters. */
   readonly checkpointSeconds: number;
+  /** Restart once more after the damage was told: it must not be told again. */
+  readonly restartAgain?: boolean;
   /** Stops the daemon after the first part and damages the journal; returns the seq lost. */
   readonly damage: (daemon: DaemonProcess, journalDir: string) => Promise<number>;
 }
@@ -256,6 +258,22 @@ export const describeDamagedJournal = (c: Case): void => {
           'the PGN republished with every ply',
         );
         expect(daemon.logs().some(l => l.msg.includes('game r1-b1 resumed from'))).toBe(true);
+        if (c.restartAgain === true) {
+          // The damage is noted in the journal: another restart finds it and does not alert again
+          // (the last assertion, after game 2, counts the alerts).
+          expect(await daemon.stop()).toBe(0);
+          const seenAgain = sub.seen.length;
+          daemon = startDaemon(config);
+          await waitFor(
+            () =>
+              sub.seen
+                .slice(seenAgain)
+                .some(m => m.topic === `${c.base}/games/r1-b1/pgn` && pliesIn(m.payload) === SPLIT),
+            30_000,
+            `the second restart (${daemon.output().slice(-800)})`,
+          );
+          expect(daemon.output()).not.toMatch(/journal of game r1-b1 damaged/);
+        }
 
         // The game goes on and ends; the board's next pairing starts, is journaled and published.
         await board.pty.runner.play(parts.rest);

@@ -14,6 +14,7 @@ describeDamagedJournal({
   base: 'jdamagewal',
   serialBase: 54000,
   checkpointSeconds: 3600,
+  restartAgain: true,
   damage: async (daemon, journalDir) => {
     await daemon.kill(); // the log stays
     const file = join(journalDir, 'games', 'r1-b1.jsonl');
