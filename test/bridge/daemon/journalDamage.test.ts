@@ -4,7 +4,17 @@
  * restart from telling the same ranges again. The daemon runs it in
  * test/integration/journalDamage.test.ts.
  */
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Config } from '../../../src/bridge/config/index.js';
+import type { GameRegistry } from '../../../src/bridge/daemon/games.js';
+import type { DaemonOutputs } from '../../../src/bridge/daemon/outputs.js';
+import { restoreGames } from '../../../src/bridge/daemon/restore.js';
+import { engineSupervisor } from '../../../src/bridge/game/engine.js';
+import { JournalStore } from '../../../src/bridge/journal/index.js';
+import type { Logger } from '../../../src/bridge/logger.js';
 import type { DamagedRange, JournalRecord } from '../../../src/bridge/journal/index.js';
 import {
   damageAlert,
@@ -59,5 +69,42 @@ describe('journal damage found at a restart', () => {
     expect(describeReport(report!, 40)).toContain(
       'the last 25 bytes (from offset 9100) did not read as records',
     );
+  });
+});
+
+describe('a journal whose header is damaged', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('is left to the arbiter, and its pairing counts as played so the board goes on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chessbridge-header-'));
+    dirs.push(dir);
+    mkdirSync(join(dir, 'games'), { recursive: true });
+    writeFileSync(
+      join(dir, 'games', 'r1-b2.jsonl'),
+      '{"type":"hea\u00ff\u00ffr"}\n{"seq":1,"wall":1,"type":"finish","at":1,"result":"*","reason":"x"}\n',
+    );
+    const store = new JournalStore({ dir });
+    const report = (await store.start()).unwrap();
+    const marked: string[] = [];
+    const errors: string[] = [];
+    const quiet = (): void => undefined;
+    await restoreGames(report, {
+      dir,
+      games: { markFinished: (ids: Iterable<string>) => marked.push(...ids) } as unknown as GameRegistry,
+      engine: engineSupervisor(),
+      outputs: {} as DaemonOutputs,
+      republish: () => 0,
+      config: {} as Config,
+      log: { error: (m: string) => errors.push(m), warn: quiet, info: quiet } as unknown as Logger,
+      now: () => 0,
+    });
+    await store.stop();
+    expect(marked).toEqual(['r1-b2']);
+    expect(errors).toEqual([
+      expect.stringMatching(/^game r1-b2 cannot be read: .*not a journal header.*the board goes on\)$/),
+    ]);
   });
 });
