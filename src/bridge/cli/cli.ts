@@ -8,7 +8,8 @@
  * `ports [PATH...]`, `replay FILE...` (PGN files, board scripts, game journals; raw board
  * captures with `--driver`), `simulate`
  * (emulated boards on PTYs for any running daemon), `schema [NAME]` (the wire's JSON Schema). Exit codes: 0 success, 1 a failure (a bad
- * file or configuration, the daemon failed), 2 a usage error.
+ * file or configuration, the daemon failed), 2 a usage error, 3 `replay` of a damaged journal (its
+ * good records replayed, the damaged ranges marked).
  */
 import { type EditionProfile, getProfile } from '../../engine/editions.js';
 import { isEdition, isGameType, type Edition, type GameType, type Supervision } from '../../engine/types.js';
@@ -222,13 +223,16 @@ const replay = async (o: Options, io: CliIo): Promise<number> => {
     code = Math.max(code, await replayPgnFile(file, profile, json, io, lang));
   }
   if (journals.length > 0)
-    code = Math.max(
-      code,
-      io.replayJournals ? await io.replayJournals(journals, json) : missing(io, 'replay'),
-    );
+    code = worse(code, io.replayJournals ? await io.replayJournals(journals, json) : missing(io, 'replay'));
   if (scripts.length > 0)
-    code = Math.max(code, io.replayScripts ? await io.replayScripts(scripts, json) : missing(io, 'replay'));
+    code = worse(code, io.replayScripts ? await io.replayScripts(scripts, json) : missing(io, 'replay'));
   return code;
+};
+
+/** Two exit codes as one: a failure (1, 2) wins over 3 (a damaged journal, salvaged), which wins over 0. */
+const worse = (a: number, b: number): number => {
+  const rank = (c: number): number => (c === 3 ? 0.5 : c);
+  return rank(a) >= rank(b) ? a : b;
 };
 
 const usage = (io: CliIo, command: string, problem: string): number => {

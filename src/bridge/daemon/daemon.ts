@@ -299,6 +299,7 @@ export class Daemon {
       republish: (game, events) => publisher.publishFrom(game, events),
       config,
       log: this.log('bridge:restore'),
+      now: () => this.ctx.scheduler.now(),
     });
     this.checkNotStopped();
     partial.restored = restored;

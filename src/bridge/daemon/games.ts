@@ -172,8 +172,11 @@ export class GameRegistry {
     this.changes.next();
   }
 
-  /** A game rebuilt from its journal (restart); bound to its board when that board is here and free. */
-  resume(header: JournalHeader, run: GameRun, view: GameView): GameSlot {
+  /**
+   * A game rebuilt from its journal (restart); bound to its board when that board is here and free.
+   * `notes` are journaled after the restart's own record (a note of damage found, journalDamage.ts).
+   */
+  resume(header: JournalHeader, run: GameRun, view: GameView, notes: readonly JournalEntry[] = []): GameSlot {
     const board = header.board === '' ? undefined : header.board;
     const here = board !== undefined && this.ctx.boards.get(board)?.status.game === undefined;
     const slot: GameSlot = {
@@ -193,6 +196,7 @@ export class GameRegistry {
     // later replay sees the same gap.
     const gap = restartEntry(run, board);
     if (gap !== undefined) this.push(slot, gap);
+    for (const note of notes) this.push(slot, note);
     return slot;
   }
 

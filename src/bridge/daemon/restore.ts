@@ -3,12 +3,14 @@
  * the live pipeline runs (so the same events with the same seq come out), put back on its board,
  * and its events that the broker may not have acknowledged are queued again (the ack ledger says
  * which: docs/mqtt.md, delivery guarantee). Finished games are only remembered, so their
- * pairings are not started again.
+ * pairings are not started again. A damaged journal is salvaged: the game resumes from every
+ * record that checks out and the arbiter gets one alert saying what was lost (journalDamage.ts).
  *
  *   const report = (await journal.start()).unwrap();
- *   const summary = await restoreGames(report, { dir, games, engine, outputs, republish, config, log });
- *   // { resumed: 3, events: 412, republished: 17, finished: 9 }
+ *   const summary = await restoreGames(report, { dir, games, engine, outputs, republish, config, log, now });
+ *   // { resumed: 3, events: 412, republished: 17, finished: 9, damaged: 0 }
  */
+import { basename } from 'node:path';
 import type { SupervisorPort } from '../game/engine.js';
 import type { GameRegistry } from './games.js';
 import type { DaemonOutputs } from './outputs.js';
@@ -20,6 +22,7 @@ import { replayGameRun } from '../game/gameRun.js';
 import { engineSettingsOf, gameInfoOf } from '../game/gameSpecs.js';
 import { foldView, startView } from '../game/gameView.js';
 import { makeEventMessage } from '../wire/events.js';
+import { damageAlert, damageNote, damageReport, describeReport } from './journalDamage.js';
 
 export interface RestoreContext {
   /** The journal folder (to list finished games). */
@@ -31,6 +34,8 @@ export interface RestoreContext {
   readonly republish: (game: string, events: readonly EventMessage[]) => number;
   readonly config: Config;
   readonly log: Logger;
+  /** Wall clock, ms since the epoch (the alerts' `at`). */
+  readonly now: () => number;
 }
 
 export interface RestoreSummary {
@@ -39,6 +44,8 @@ export interface RestoreSummary {
   readonly events: number;
   readonly republished: number;
   readonly finished: number;
+  /** Games resumed from a damaged journal (each with a `journal_damaged` alert). */
+  readonly damaged: number;
 }
 
 export const restoreGames = async (report: StartReport, ctx: RestoreContext): Promise<RestoreSummary> => {
@@ -48,37 +55,72 @@ export const restoreGames = async (report: StartReport, ctx: RestoreContext): Pr
     const ids = listed.value.journals.filter(j => j.finished).map(j => j.header.game);
     ctx.games.markFinished(ids);
     finished = ids.length;
+    // A file that is not a readable journal (its header damaged) is left to the arbiter; its
+    // pairing counts as played, so the board goes on to its next one.
+    for (const p of listed.value.problems) {
+      const id = 'file' in p ? basename(p.file, '.jsonl') : undefined;
+      if (id === undefined) continue;
+      ctx.games.markFinished([id]);
+      ctx.log.error(`game ${id} cannot be read: ${p.message} (left to the arbiter; the board goes on)`);
+    }
   } else ctx.log.warn(`cannot list finished games: ${listed.error.message}`);
   let resumed = 0;
   let failed = 0;
   let events = 0;
   let republished = 0;
+  let damaged = 0;
   for (const open of report.games) {
     const { header } = open;
-    const contents = await readJournalAll(open.path);
+    // Damage inside the file does not stop the game: every record that checks out is kept.
+    const contents = await readJournalAll(open.path, { salvage: true });
     if (contents.isErr) {
       failed += 1;
-      ctx.log.error(`game ${header.game} cannot be resumed: ${contents.error.message} (left to the arbiter)`);
+      ctx.games.markFinished([header.game]);
+      ctx.log.error(
+        `game ${header.game} cannot be resumed: ${contents.error.message} (left to the arbiter; the board goes on)`,
+      );
       continue;
     }
+    const { records } = contents.value;
     const board = header.board === '' ? undefined : header.board;
     const replayed = replayGameRun(
       ctx.engine,
       engineSettingsOf(header.game, header.settings),
       { clock: false },
-      contents.value.records,
+      records,
     );
     const view = replayed.events.reduce(foldView, startView(gameInfoOf(header, board, ctx.config)));
-    const slot = ctx.games.resume(header, replayed.run, view);
+    const damage = damageReport(
+      header.game,
+      contents.value.damage,
+      report.cutTails.get(header.game),
+      records,
+    );
+    const notes = damage === undefined ? [] : [damageNote(damage, replayed.run.lastAt ?? ctx.now())];
+    const slot = ctx.games.resume(header, replayed.run, view, notes);
     const sent = ctx.republish(header.game, replayed.events.map(makeEventMessage));
     ctx.outputs.view(slot.view);
+    if (damage !== undefined) {
+      const text = describeReport(damage, records.length);
+      ctx.log.error(text);
+      ctx.outputs.forGame().alert(
+        damageAlert(damage, {
+          text,
+          at: ctx.now(),
+          seq: replayed.run.seq,
+          ply: view.record.length,
+          board: slot.board,
+        }),
+      );
+      damaged += 1;
+    }
     resumed += 1;
     events += replayed.events.length;
     republished += sent;
     ctx.log.info(
-      `game ${header.game} resumed from ${contents.value.records.length} records: ${view.record.length} plies, seq ${replayed.run.seq}` +
+      `game ${header.game} resumed from ${records.length} records: ${view.record.length} plies, seq ${replayed.run.seq}` +
         `${sent > 0 ? `, ${sent} events published again` : ''}${slot.board === undefined ? ' (no board here)' : ` on board ${slot.board}`}`,
     );
   }
-  return { resumed, failed, events, republished, finished };
+  return { resumed, failed, events, republished, finished, damaged };
 };

@@ -23,6 +23,8 @@ export type {
   ReadOptions,
   TornTail,
 } from './read.js';
+export { describeDamage, lostSeqs } from './salvage.js';
+export type { DamagedRange } from './salvage.js';
 export { isGameId, JOURNAL_FORMAT } from './format.js';
 export type {
   GameSettings,

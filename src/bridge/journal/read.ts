@@ -6,7 +6,8 @@
  *   const r = await readJournal('journal/games/r1-b3.jsonl');
  *   if (r.isErr) throw r.error; // names the file (and line)
  *   for await (const rec of r.value.records) engine.feed(rec); // throws JournalError 'corrupt' on damage
- *   const all = await readJournalAll(path); // { header, records[], tornTail, fromWal }
+ *   const all = await readJournalAll(path); // { header, records[], tornTail, damage }
+ *   const kept = await readJournalAll(path, { salvage: true }); // damage inside: ranges, not an error
  *   const list = await listJournals('journal'); // every game, finished or not
  *
  * Records still only in the write-ahead log (a crash before the daemon could copy them into the
@@ -26,6 +27,7 @@ import {
 import { nodeJournalFs, type JournalFs } from './fsio.js';
 import { inspectGameFile, readHeader, type TornTail } from './inspect.js';
 import { readLines } from './lines.js';
+import { continueFromWal, salvageGameFile, type DamagedRange } from './salvage.js';
 import { listSegments, readWal, segmentName, walRecordsOf } from './wal.js';
 
 export interface ReadOptions {
@@ -34,6 +36,11 @@ export interface ReadOptions {
   readonly includeWal?: boolean;
   /** Called once if the file ends in a torn or damaged tail. */
   readonly onTornTail?: (tail: TornTail) => void;
+  /**
+   * readJournalAll only: keep every record that checks out before and after damage inside the
+   * file (salvage.ts) and report the damaged ranges in `damage`, instead of failing with `corrupt`.
+   */
+  readonly salvage?: boolean;
 }
 
 export interface OpenedJournal {
@@ -134,13 +141,45 @@ export interface JournalContents {
   readonly header: JournalHeader;
   readonly records: readonly JournalRecord[];
   readonly tornTail: TornTail | undefined;
+  /** Damaged ranges inside the file and seq gaps (salvage only; otherwise damage is an error). */
+  readonly damage: readonly DamagedRange[];
 }
+
+/** readJournalAll with `salvage`: every record that checks out, and the ranges that do not. */
+const readSalvaged = async (
+  path: string,
+  options: ReadOptions,
+): Promise<Result<JournalContents, JournalError>> => {
+  const io = options.io ?? nodeJournalFs();
+  const head = await readHeader(io, path);
+  if (head.isErr) return Result.err(head.error);
+  const salvaged = await salvageGameFile(io, path, head.value.end);
+  if (salvaged.isErr) return Result.err(salvaged.error);
+  const { records, damage, tornTail } = salvaged.value;
+  if (tornTail !== undefined) options.onTornTail?.(tornTail);
+  const root = rootOf(path);
+  if (options.includeWal === false || root === undefined)
+    return Result.ok({ header: head.value.header, records, tornTail, damage });
+  const walDir = join(root, WAL_DIR);
+  const wal = continueFromWal(
+    walDir,
+    records.at(-1)?.seq ?? 0,
+    await walRecordsOf(io, walDir, head.value.header.game),
+  );
+  return Result.ok({
+    header: head.value.header,
+    records: [...records, ...wal.records],
+    tornTail,
+    damage: [...damage, ...wal.damage],
+  });
+};
 
 /** Reads a whole game journal into memory (tests, short games, the CLI). */
 export const readJournalAll = async (
   path: string,
   options: ReadOptions = {},
 ): Promise<Result<JournalContents, JournalError>> => {
+  if (options.salvage === true) return readSalvaged(path, options);
   let tornTail: TornTail | undefined;
   const opened = await readJournal(path, {
     ...options,
@@ -156,7 +195,7 @@ export const readJournalAll = async (
   } catch (e) {
     return Result.err(isJournalError(e) ? e : ioError(path, 'reading', e));
   }
-  return Result.ok({ header: opened.value.header, records, tornTail });
+  return Result.ok({ header: opened.value.header, records, tornTail, damage: [] });
 };
 
 const isJournalError = (e: unknown): e is JournalError =>

@@ -14,7 +14,7 @@ import { GAME_FILE_SUFFIX, GAMES_DIR, WAL_DIR, type JournalHeader, type JournalR
 import { syncDir, type JournalFs } from './fsio.js';
 import { GameFile } from './gameFile.js';
 import { inspectGameFile, type TornTail } from './inspect.js';
-import { listSegments, readWal, segmentName } from './wal.js';
+import { listSegments, readWal, segmentName, type WalItem } from './wal.js';
 
 /** Something the journal noticed and dealt with; worth a log line, not a stop. */
 export type JournalProblem =
@@ -22,7 +22,22 @@ export type JournalProblem =
   | { readonly kind: 'torn-tail'; readonly tail: TornTail }
   /** A file in the games folder that is not a readable journal; left alone. */
   | { readonly kind: 'unreadable'; readonly error: JournalError }
-  /** The log skips seq numbers of a game: those records are not applied (never expected). */
+  /**
+   * Lines inside a log segment that do not read (damage, not a torn end): skipped; the records
+   * after them are applied. Which game they held shows as a `wal-gap` of that game, if any.
+   */
+  | {
+      readonly kind: 'wal-damage';
+      readonly file: string;
+      readonly line: number;
+      readonly offset: number;
+      readonly bytes: number;
+      readonly detail: string;
+    }
+  /**
+   * The log skips seq numbers of a game (damage swallowed them): the records after the gap are
+   * applied with their own seq, so the game file shows the same gap (never invented, never renumbered).
+   */
   | { readonly kind: 'wal-gap'; readonly game: string; readonly expected: number; readonly found: number }
   /** The log holds records of a game with no file (deleted by hand?): not applied. */
   | { readonly kind: 'wal-orphan'; readonly game: string; readonly records: number }
@@ -59,55 +74,102 @@ export interface Recovery {
   readonly walRecordsApplied: number;
   /** The number for the next log segment. */
   readonly nextSegment: number;
+  /**
+   * Torn ends cut off game files, by game, that the log did not make good (no record of the game
+   * was in it): what they held is lost, unless it was never acknowledged.
+   */
+  readonly cutTails: ReadonlyMap<string, TornTail>;
 }
 
-/** Reads every log segment: the records per game in log order, and the first bad line of each. */
+type BadLine = Extract<WalItem, { kind: 'bad' }>;
+
+/**
+ * Reads every log segment: the records per game in log order. Each run of bad lines is reported
+ * once: inside the segment as `wal-damage`, at its end as a `torn-tail`.
+ */
 const readLog = async (
   io: JournalFs,
   walDir: string,
   segments: readonly number[],
   report: (p: JournalProblem) => void,
-): Promise<Map<string, JournalRecord[]>> => {
+): Promise<{ byGame: Map<string, JournalRecord[]>; badLines: number }> => {
   const byGame = new Map<string, JournalRecord[]>();
+  let badLines = 0;
   for (const n of segments) {
     const file = join(walDir, segmentName(n));
-    let reported = false;
+    let bad: BadLine[] = [];
+    const span = (): { first: BadLine; bytes: number } | undefined => {
+      const first = bad[0];
+      const last = bad.at(-1);
+      return first === undefined || last === undefined
+        ? undefined
+        : { first, bytes: last.end - first.offset };
+    };
     for await (const item of readWal(io, file)) {
       if (item.kind === 'bad') {
-        if (!reported)
-          report({
-            kind: 'torn-tail',
-            tail: { file, line: item.line, offset: item.offset, bytes: 0, preview: item.detail },
-          });
-        reported = true;
+        bad.push(item);
+        badLines += 1;
         continue;
       }
+      const run = span();
+      if (run !== undefined) {
+        const { first, bytes } = run;
+        report({
+          kind: 'wal-damage',
+          file,
+          line: first.line,
+          offset: first.offset,
+          bytes,
+          detail: first.detail,
+        });
+      }
+      bad = [];
       const list = byGame.get(item.game);
       if (list === undefined) byGame.set(item.game, [item.record]);
       else list.push(item.record);
     }
+    const tail = span();
+    if (tail !== undefined)
+      report({
+        kind: 'torn-tail',
+        tail: {
+          file,
+          line: tail.first.line,
+          offset: tail.first.offset,
+          bytes: tail.bytes,
+          preview: tail.first.detail,
+        },
+      });
   }
-  return byGame;
+  return { byGame, badLines };
 };
 
-/** The records after `lastSeq` that continue it without a gap. */
+/**
+ * The records after `lastSeq`, in order; each gap is reported and passed over. A record that jumps
+ * ahead is taken when the game's next record in the log continues it, or, as the game's last,
+ * when the log's damaged lines (`badLines`) could have held what it skips; otherwise its seq is
+ * itself damaged (a flipped digit) and it is left out, so it cannot hide the records after it.
+ */
 const continuation = (
   game: string,
   lastSeq: number,
   records: readonly JournalRecord[],
+  badLines: number,
   report: (p: JournalProblem) => void,
 ): JournalRecord[] => {
   const out: JournalRecord[] = [];
   let expected = lastSeq + 1;
-  for (const r of records) {
-    if (r.seq < expected) continue;
+  records.forEach((r, i) => {
+    if (r.seq < expected) return;
     if (r.seq > expected) {
+      const next = records[i + 1];
+      const proven = next === undefined ? r.seq - expected <= 2 * badLines : next.seq === r.seq + 1;
+      if (!proven) return;
       report({ kind: 'wal-gap', game, expected, found: r.seq });
-      break;
     }
     out.push(r);
-    expected += 1;
-  }
+    expected = r.seq + 1;
+  });
   return out;
 };
 
@@ -129,8 +191,9 @@ export const recoverJournal = async (
     return Result.err(ioError(dir, 'opening the journal folder', e));
   }
   let log: Map<string, JournalRecord[]>;
+  let badLines: number;
   try {
-    log = await readLog(io, walDir, segments, report);
+    ({ byGame: log, badLines } = await readLog(io, walDir, segments, report));
   } catch (e) {
     return Result.err(ioError(walDir, 'reading the write-ahead log in', e));
   }
@@ -138,6 +201,7 @@ export const recoverJournal = async (
   const open = new Map<string, RecoveredGame>();
   let finished = 0;
   let applied = 0;
+  const cutTails = new Map<string, TornTail>();
   for (const name of names) {
     const state = await inspectGameFile(io, join(gamesDir, name));
     if (state.isErr) {
@@ -145,9 +209,16 @@ export const recoverJournal = async (
       continue;
     }
     const { header, path, validEnd, torn } = state.value;
-    const pending = continuation(header.game, state.value.lastSeq, log.get(header.game) ?? [], report);
+    const pending = continuation(
+      header.game,
+      state.value.lastSeq,
+      log.get(header.game) ?? [],
+      badLines,
+      report,
+    );
     log.delete(header.game);
     if (torn !== undefined) report({ kind: 'torn-tail', tail: torn });
+    if (torn !== undefined && pending.length === 0) cutTails.set(header.game, torn);
     if (state.value.finished && torn === undefined && pending.length === 0) {
       finished += 1;
       continue;
@@ -188,5 +259,5 @@ export const recoverJournal = async (
     return Result.err(ioError(walDir, 'removing applied log segments from', e));
   }
   const nextSegment = (segments[segments.length - 1] ?? 0) + 1;
-  return Result.ok({ open, finished, walRecordsApplied: applied, nextSegment });
+  return Result.ok({ open, finished, walRecordsApplied: applied, nextSegment, cutTails });
 };

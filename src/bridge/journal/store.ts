@@ -35,6 +35,7 @@ import {
 import { dropSegments, syncGameFiles } from './checkpoint.js';
 import { nodeJournalFs, type JournalFs } from './fsio.js';
 import { GameFile, gameFilePath } from './gameFile.js';
+import type { TornTail } from './inspect.js';
 import { recoverJournal, type JournalProblem } from './recover.js';
 import { WalSegment } from './wal.js';
 
@@ -83,6 +84,8 @@ export interface StartReport {
   readonly games: readonly OpenGame[];
   readonly finished: number;
   readonly walRecordsApplied: number;
+  /** Torn ends cut off game files that the log did not make good, by game (recover.ts). */
+  readonly cutTails: ReadonlyMap<string, TornTail>;
 }
 
 export interface JournalStats {
@@ -196,8 +199,8 @@ export class JournalStore {
     }
     this.lastCheckpoint = this.now();
     this.phase = 'running';
-    const { finished, walRecordsApplied } = recovered.value;
-    return Result.ok({ games: this.openGames(), finished, walRecordsApplied });
+    const { finished, walRecordsApplied, cutTails } = recovered.value;
+    return Result.ok({ games: this.openGames(), finished, walRecordsApplied, cutTails });
   }
 
   private isRunning(): boolean {

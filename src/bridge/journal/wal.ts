@@ -115,7 +115,14 @@ export class WalSegment {
 export type WalItem =
   | { readonly kind: 'record'; readonly game: string; readonly record: JournalRecord }
   /** A line that does not read: a torn end (last lines) or damage (reported by the caller). */
-  | { readonly kind: 'bad'; readonly line: number; readonly offset: number; readonly detail: string };
+  | {
+      readonly kind: 'bad';
+      readonly line: number;
+      readonly offset: number;
+      /** Byte offset just after the line. */
+      readonly end: number;
+      readonly detail: string;
+    };
 
 /** Every line of a segment, in order. */
 export async function* readWal(io: JournalFs, path: string): AsyncGenerator<WalItem> {
@@ -127,6 +134,7 @@ export async function* readWal(io: JournalFs, path: string): AsyncGenerator<WalI
           kind: 'bad',
           line: line.number,
           offset: line.offset,
+          end: line.end,
           detail: 'unterminated line (torn write)',
         };
         continue;
@@ -135,12 +143,19 @@ export async function* readWal(io: JournalFs, path: string): AsyncGenerator<WalI
       try {
         value = JSON.parse(line.text);
       } catch {
-        yield { kind: 'bad', line: line.number, offset: line.offset, detail: 'not JSON' };
+        yield { kind: 'bad', line: line.number, offset: line.offset, end: line.end, detail: 'not JSON' };
         continue;
       }
       const parsed = parseWalLine(value);
       if (parsed.isOk) yield { kind: 'record', game: parsed.value.game, record: parsed.value.record };
-      else yield { kind: 'bad', line: line.number, offset: line.offset, detail: parsed.error.message };
+      else
+        yield {
+          kind: 'bad',
+          line: line.number,
+          offset: line.offset,
+          end: line.end,
+          detail: parsed.error.message,
+        };
     }
   } finally {
     await io.close(fd).catch(() => undefined);

@@ -273,7 +273,10 @@ export const JournalRecordLine = Type.Union(
         ...Stamp,
         type: Type.Literal('command'),
         at: ReceivedAt,
-        action: Type.String({ description: 'The request’s action (docs/mqtt.md), or `board_setup`.' }),
+        action: Type.String({
+          description:
+            'The request’s action (docs/mqtt.md), or the daemon’s `board_setup` or `journal_damage` (docs/journal.md).',
+        }),
         params: Type.Unknown({ description: 'The request’s fields, as validated.' }),
         source: Type.Optional(
           Type.String({ description: 'Who sent it: `mqtt:<client>`, `http:<user>`, `cli`, `daemon`.' }),

@@ -22,8 +22,11 @@ export const wireWord = (name: string): string =>
     .replace(/[-\s]+/g, '_')
     .toLowerCase();
 
-/** Alert codes on the wire: the engine's codes, and `claim` (a claim waiting for the arbiter). */
-export const WIRE_ALERT_CODES: readonly string[] = [...ALERT_CODES.map(wireWord), 'claim'];
+/**
+ * Alert codes on the wire: the engine's codes, `claim` (a claim waiting for the arbiter), and the
+ * daemon's `journal_damaged` (a restart found a game's journal damaged: docs/journal.md).
+ */
+export const WIRE_ALERT_CODES: readonly string[] = [...ALERT_CODES.map(wireWord), 'claim', 'journal_damaged'];
 
 /** An engine alert code on the wire. */
 export const alertCode = (code: AlertCode | 'claim'): string => wireWord(code);

@@ -6,8 +6,12 @@
  *
  *   const code = await replayJournals(['journal/games/r1-b3.jsonl'], { json: false }, out, err);
  *   // 13:30:05.134  r1-b3 #1   move 1. e4
+ *   // DAMAGED …/r1-b3.jsonl: line 21 (312 bytes at offset 5120) damaged: not JSON; record seq 20 lost
+ *
+ * A journal damaged inside is salvaged: its good records are replayed, each damaged range is
+ * marked, and the exit code is 3 (DAMAGED) unless another journal could not be read at all (1).
  */
-import { readJournalAll } from '../../journal/index.js';
+import { describeDamage, lostSeqs, readJournalAll, type DamagedRange } from '../../journal/index.js';
 import type { GameEvent } from '../../../engine/events.js';
 import type { SupervisorPort } from '../../game/engine.js';
 import { replayGameRun } from '../../game/gameRun.js';
@@ -43,6 +47,18 @@ export const describeEvent = (e: GameEvent): string => {
   }
 };
 
+/**
+ * The exit code when every journal was read but one was damaged: its good records were replayed
+ * and the damaged ranges marked (`DAMAGED …` lines). 1 (a journal could not be read) wins over it.
+ */
+export const DAMAGED = 3;
+
+const lostCount = (damage: readonly DamagedRange[]): number =>
+  damage.reduce((n, d) => {
+    const l = lostSeqs(d);
+    return n + (l === undefined ? 0 : l.to - l.from + 1);
+  }, 0);
+
 export const replayJournals = async (
   paths: readonly string[],
   options: { readonly json: boolean },
@@ -52,13 +68,14 @@ export const replayJournals = async (
 ): Promise<number> => {
   let code = 0;
   for (const path of paths) {
-    const contents = await readJournalAll(path);
+    // Damage inside the file is passed over: every record that checks out is replayed.
+    const contents = await readJournalAll(path, { salvage: true });
     if (contents.isErr) {
       err(`chessbridge replay: ${contents.error.message}`);
       code = 1;
       continue;
     }
-    const { header, records, tornTail } = contents.value;
+    const { header, records, tornTail, damage } = contents.value;
     const { events } = replayGameRun(
       engine,
       engineSettingsOf(header.game, header.settings),
@@ -72,6 +89,12 @@ export const replayJournals = async (
           (p === undefined ? '' : `: round ${p.round}, ${p.white.name} - ${p.black.name}`),
       );
     }
+    // Each damaged range is marked (in JSON mode on stderr only, so stdout stays events).
+    for (const d of damage) {
+      if (!options.json) out(`DAMAGED ${describeDamage(d)}`);
+      err(`chessbridge replay: journal damaged: ${describeDamage(d)}`);
+    }
+    if (damage.length > 0 && code === 0) code = DAMAGED;
     for (const e of events) {
       if (options.json) out(JSON.stringify(makeEventMessage(e)));
       else out(`${time(e.at)}  ${e.game} #${String(e.seq).padEnd(4)} ${describeEvent(e)}`);
@@ -79,7 +102,7 @@ export const replayJournals = async (
     const last = records.at(-1);
     if (!options.json)
       out(
-        `${records.length} records, ${events.length} events${last?.type === 'finish' ? `, finished ${last.result} (${last.reason})` : ', unfinished'}`,
+        `${records.length} records${damage.length > 0 ? ` (salvaged around ${damage.length} damaged range${damage.length === 1 ? '' : 's'}, ${lostCount(damage)} records lost)` : ''}, ${events.length} events${last?.type === 'finish' ? `, finished ${last.result} (${last.reason})` : ', unfinished'}`,
       );
     if (tornTail !== undefined)
       err(`${path}: torn tail of ${tornTail.bytes} bytes at line ${tornTail.line} ignored`);
