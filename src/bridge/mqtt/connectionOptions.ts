@@ -6,7 +6,7 @@
  *   const options = makeClientOptions({ url: 'mqtts://broker:8883', clientId: 'hall-a', log, username, password });
  *   options.will;   // { topic: 'chessbridge/bridge/state', payload: '{"state":"offline"}', qos: 1, retain: true }
  */
-import type { IClientOptions } from 'mqtt';
+import { UniqueMessageIdProvider, type IClientOptions } from 'mqtt';
 import type { LogFn } from './log.js';
 import { DEFAULT_BASE, makeTopics, type Qos } from './topics.js';
 
@@ -116,6 +116,12 @@ export const makeClientOptions = (ctx: MqttConnectionContext): IClientOptions =>
     resubscribe: true,
     queueQoSZero: false,
     manualConnect: true,
+    // MQTT.js' default provider hands out packet ids in a circle without looking at which are
+    // still waiting for their PUBACK: past 65,535 unacknowledged publishes (a flood of request
+    // responses) a new publish takes the id of an old one, whose callback is then never called,
+    // and the publisher's in-flight window never frees that place. This one never gives out an id
+    // in use; a publish waits for a free id instead.
+    messageIdProvider: new UniqueMessageIdProvider(),
     will: { topic: topics.bridgeState().name, payload: Buffer.from(OFFLINE), qos: 1, retain: true },
     ...(ctx.username === undefined ? {} : { username: ctx.username }),
     ...(ctx.password === undefined ? {} : { password: ctx.password }),

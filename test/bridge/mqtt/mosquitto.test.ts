@@ -243,6 +243,30 @@ describe('MqttConnection against mosquitto', () => {
     }
   });
 
+  it('confirms every QoS 1 publish when more than 65,535 wait for their PUBACK at once', async () => {
+    // MQTT.js' default packet ids go round without checking which are in use: the 65,536th
+    // waiting publish took the id of the first, whose callback was then never called (a flood of
+    // request responses left the publisher's window stuck until a reconnect).
+    const { log } = makeLog();
+    const conn = new MqttConnection({ url: broker.url, clientId: 'many-ids', log });
+    await conn.start();
+    try {
+      const count = 70_000;
+      let confirmed = 0;
+      const all = Array.from({ length: count }, () =>
+        conn.publish('flood/ids', 'x', { qos: 1, retain: false }).then(() => {
+          confirmed += 1;
+        }),
+      );
+      await waitFor(() => confirmed === count, 10_000, `${count} PUBACKs`).catch(() => undefined);
+      expect(confirmed).toBe(count);
+      await Promise.all(all);
+      expect(conn.health().queued).toBe(0);
+    } finally {
+      await conn.stop();
+    }
+  });
+
   it('answers requests with the transaction echoed, and MQTT 5 requests on their response topic with correlation data', async () => {
     const { log, lines } = makeLog();
     const conn = new MqttConnection({ url: broker.url, clientId: 'requests-test', log });
