@@ -115,8 +115,11 @@ export class Daemon {
     this.metrics = new BridgeMetrics(this.startedAt, () => {
       const parts = this.parts;
       if (parts === undefined) return {};
+      const pub = parts.publisher?.health();
       return {
-        publishQueue: parts.publisher?.health().queued ?? 0,
+        publishQueue: pub?.queued ?? 0,
+        publishOldest: (pub?.oldestMs ?? 0) / 1000,
+        publishStalled: pub?.stalled ?? 0,
         boardsConnected: parts.boards.all().length - notConnected(parts.boards).length,
       };
     });
