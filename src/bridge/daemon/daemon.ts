@@ -25,6 +25,7 @@ import { BridgeMetrics } from '../http/metrics.js';
 import { EmbeddedBroker } from '../mqtt/embeddedBroker.js';
 import { EventPublisher } from '../mqtt/publisher.js';
 import { serveRequests$ } from '../mqtt/requests.js';
+import { RequestGate } from '../requestGate.js';
 import { makePipeline$ } from './pipeline.js';
 import { SseHub, sseFilters } from '../web/sse.js';
 import { MQTT_BROWSER_BUNDLE, WEB_DIR } from '../web/paths.js';
@@ -54,6 +55,8 @@ export interface DaemonContext {
   readonly leds?: BoardLeds;
   /** Period of bridge/health (ms, default 30 000). */
   readonly healthMs?: number;
+  /** Period of the line summing up refused requests (ms, default 10 000). */
+  readonly refusalsLogMs?: number;
   /** Let the HTTP server listen on any free port (tests); default the configured one. */
   readonly httpPort?: number;
   /** Let the embedded broker listen on any free ports (tests, the demo's fallback). */
@@ -108,6 +111,8 @@ export class Daemon {
   private journalProblem: string | undefined;
   /** The counters /metrics shows, fed by the outputs and the publisher. */
   readonly metrics: BridgeMetrics;
+  /** Rate limits and the request queue, shared by the MQTT requests and the HTTP arbiter actions. */
+  readonly requestGate: RequestGate;
   private partsStopping: Promise<void> | undefined;
 
   constructor(private readonly ctx: DaemonContext) {
@@ -124,6 +129,11 @@ export class Daemon {
       };
     });
     this.leds = ctx.leds ?? new BoardLeds();
+    this.requestGate = new RequestGate({
+      limits: ctx.config.requests,
+      now: () => ctx.scheduler.now(),
+      onRefused: (transport, reason) => this.metrics.countRefused(transport, reason),
+    });
   }
 
   get addresses(): DaemonAddresses | undefined {
@@ -334,6 +344,7 @@ export class Daemon {
       ],
       arbiter: {
         ...secrets.value,
+        gate: this.requestGate,
         actions: makeArbiterActions({
           games: parts.games,
           boards: parts.boards,
@@ -395,6 +406,8 @@ export class Daemon {
         log: this.log('bridge:requests'),
       }),
       log: this.ctx.log.mqtt,
+      gate: this.requestGate,
+      concurrency: config.requests.concurrency,
     }).pipe(
       tap(o => {
         const requests = this.log('bridge:requests');
@@ -408,6 +421,13 @@ export class Daemon {
       tap(() => outputs.info(parts.games.open().map(g => g.id))),
     );
     const health$ = interval(this.ctx.healthMs ?? 30_000, scheduler).pipe(tap(() => outputs.health()));
+    // Refused requests are said once per period, summed up, never once a request.
+    const refusals$ = interval(this.ctx.refusalsLogMs ?? 10_000, scheduler).pipe(
+      tap(() => {
+        const line = this.requestGate.summary();
+        if (line !== undefined) this.log('bridge:requests').warn(line);
+      }),
+    );
     return makePipeline$({
       boards: parts.boards,
       games: parts.games,
@@ -418,7 +438,7 @@ export class Daemon {
       scheduler,
       now: this.ctx.now,
       log: this.ctx.log.child('bridge'),
-      extras: [requests$, info$, health$, ...extras],
+      extras: [requests$, info$, health$, refusals$, ...extras],
     });
   }
 
