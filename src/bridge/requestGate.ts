@@ -4,7 +4,9 @@
  * the requests taken and not yet answered. A request the gate refuses is answered "rate limited"
  * (its client is over its rate) or "busy" (the daemon is), counted, and reported in one log line
  * per interval (`summary()`), never one line a request. Memory stays bounded under any flood: at
- * most `maxClients` buckets and `maxNamed` names in the summary are kept.
+ * most `maxClients` buckets and `maxNamed` names in the summary are kept. Before all that,
+ * `readDelayMs()` paces the reading of MQTT requests (`readPerSecond`): what a flood sends beyond
+ * it waits at the broker, which drops what its queue cannot hold, and costs the daemon nothing.
  *
  * Who a client is comes from one function, `requestClientKey`: the verified user once requests
  * are authenticated, else what the transport tells (an MQTT 5 response topic, an HTTP address),
@@ -54,7 +56,12 @@ export interface RequestLimits {
   readonly queue: number;
   /** Refusals answered per second, at most (the others are only counted). */
   readonly refusalsPerSecond: number;
+  /** MQTT request messages read per second, at most. */
+  readonly readPerSecond: number;
 }
+
+/** The shortest pause in reading (ms): shorter ones cost more in timers than they save. */
+const MIN_READ_PAUSE_MS = 10;
 
 export type RefusalReason = 'rate_limited' | 'busy';
 
@@ -101,6 +108,8 @@ export class RequestGate {
   private readonly clients = new Map<string, Bucket>();
   private readonly total: Bucket;
   private readonly refusals: Bucket;
+  private readonly reads: Bucket;
+  private readPauses = 0;
   private pendingCount = 0;
   private refusedSince = { rate_limited: 0, busy: 0, unanswered: 0 };
   private readonly refusedBy = new Map<string, number>();
@@ -111,6 +120,7 @@ export class RequestGate {
     const { totalPerSecond, refusalsPerSecond } = ctx.limits;
     this.total = { tokens: totalPerSecond, at: now };
     this.refusals = { tokens: refusalsPerSecond, at: now };
+    this.reads = { tokens: ctx.limits.readPerSecond, at: now };
     this.since = now;
   }
 
@@ -156,6 +166,18 @@ export class RequestGate {
   }
 
   /**
+   * After reading one MQTT request: how long to wait (ms) before reading the next one, so that at
+   * most `readPerSecond` are read (0: read on).
+   */
+  readDelayMs(): number {
+    const { readPerSecond } = this.ctx.limits;
+    const now = this.ctx.now();
+    if (take(this.reads, now, readPerSecond, Math.max(1, readPerSecond / 10))) return 0;
+    this.readPauses += 1;
+    return Math.max(MIN_READ_PAUSE_MS, Math.ceil(((1 - this.reads.tokens) * 1000) / readPerSecond));
+  }
+
+  /**
    * Whether a refusal may be answered now (at most `refusalsPerSecond`): answering each one of a
    * flood would be a flood of its own. A refusal not answered is counted in the summary.
    */
@@ -176,17 +198,24 @@ export class RequestGate {
   summary(): string | undefined {
     const now = this.ctx.now();
     const { rate_limited: limited, busy, unanswered } = this.refusedSince;
+    const paused = this.readPauses;
+    this.readPauses = 0;
     const seconds = Math.max(1, Math.round((now - this.since) / 1000));
     this.since = now;
     const by = [...this.refusedBy].sort((a, b) => b[1] - a[1]).slice(0, 3);
     const clients = this.refusedBy.size;
     this.refusedSince = { rate_limited: 0, busy: 0, unanswered: 0 };
     this.refusedBy.clear();
-    if (limited + busy === 0) return undefined;
+    const reading =
+      paused > 0 ? `; reading paused ${paused} times at ${this.ctx.limits.readPerSecond} a second` : '';
+    if (limited + busy === 0)
+      return paused > 0
+        ? `requests arrive faster than they are read: reading paused ${paused} times at ${this.ctx.limits.readPerSecond} a second`
+        : undefined;
     const most = by.map(([client, n]) => `${client} (${n})`).join(', ');
     return (
       `refused ${limited + busy} requests in ${seconds} s (rate limited ${limited}, busy ${busy}` +
-      `${unanswered > 0 ? `; ${unanswered} not answered` : ''}); most from ${most}` +
+      `${unanswered > 0 ? `; ${unanswered} not answered` : ''}${reading}); most from ${most}` +
       `${clients > by.length ? ` and ${clients - by.length} more clients` : ''}`
     );
   }

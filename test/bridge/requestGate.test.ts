@@ -9,6 +9,7 @@ const limits: RequestLimits = {
   totalPerSecond: 100,
   queue: 10,
   refusalsPerSecond: 2,
+  readPerSecond: 100,
 };
 
 const makeGate = (over: Partial<RequestLimits> = {}, maxClients?: number) => {
@@ -96,5 +97,20 @@ describe('RequestGate', () => {
     // r/0's bucket was forgotten: it starts full again.
     expect(gate.admit({ transport: 'mqtt', responseTopic: 'r/0' }).ok).toBe(true);
     expect(gate.admit({ transport: 'mqtt', responseTopic: 'r/999' }).ok).toBe(false);
+  });
+});
+
+describe('RequestGate.readDelayMs', () => {
+  it('lets readPerSecond messages be read and then asks for a pause until tokens are back', () => {
+    const { gate, advance } = makeGate({ readPerSecond: 100 });
+    // A bucket of a tenth of a second: 10 reads at once, then a pause of at least 10 ms.
+    expect(Array.from({ length: 10 }, () => gate.readDelayMs())).toEqual(Array(10).fill(0));
+    expect(gate.readDelayMs()).toBe(10);
+    advance(50);
+    expect(Array.from({ length: 5 }, () => gate.readDelayMs())).toEqual(Array(5).fill(0));
+    expect(gate.readDelayMs()).toBeGreaterThan(0);
+    expect(gate.summary()).toBe(
+      'requests arrive faster than they are read: reading paused 2 times at 100 a second',
+    );
   });
 });

@@ -314,6 +314,13 @@ export const RequestsSchema = Section(
       default: 8,
       description: 'Requests handled at the same time; the others of the queue wait their turn',
     }),
+    readPerSecond: Type.Number({
+      minimum: 1,
+      maximum: 1_000_000,
+      default: 1000,
+      description:
+        "MQTT request messages read per second, at most, on the daemon's own connection for requests; beyond it the broker holds them, or drops what its queue cannot hold",
+    }),
     refusalsPerSecond: Type.Number({
       minimum: 0,
       maximum: 100_000,

@@ -74,6 +74,8 @@ interface Parts {
   readonly broker: EmbeddedBroker | undefined;
   readonly ledger: AckLedger;
   readonly connection: MqttConnection;
+  /** The connection requests come in on (and are answered on). */
+  readonly requestConnection: MqttConnection;
   readonly publisher: EventPublisher;
   readonly boards: BoardRegistry;
   readonly games: GameRegistry;
@@ -242,7 +244,7 @@ export class Daemon {
     const loaded = await ledger.load();
     if (loaded.isErr) log.warn(`${loaded.error.message}: every journaled event will be published again`);
     const mqtt = config.mqtt;
-    const connection = new MqttConnection({
+    const connectionContext = {
       url: brokerUrl ?? 'mqtt://127.0.0.1:1883',
       clientId: mqtt.clientId,
       base: mqtt.baseTopic,
@@ -259,6 +261,15 @@ export class Daemon {
       ...(external === undefined
         ? {}
         : await readTls(mqtt.tls).then(tls => (tls === undefined ? {} : { tls }))),
+    };
+    const connection = new MqttConnection(connectionContext);
+    // Requests come in on a connection of their own, read at a bounded pace: a flood waits at the
+    // broker instead of in front of the events' acknowledgements and the daemon's event loop.
+    const requestConnection = new MqttConnection({
+      ...connectionContext,
+      clientId: `${mqtt.clientId}-requests`,
+      announce: false,
+      pace: () => this.requestGate.readDelayMs(),
     });
     const publisher = new EventPublisher({
       connection,
@@ -296,8 +307,10 @@ export class Daemon {
         `export folder ${config.broadcast.folder}, broadcast delay ${config.broadcast.delayMinutes} min`,
       );
     }
-    Object.assign(partial, { connection, publisher, outputs, exporter });
+    Object.assign(partial, { connection, requestConnection, publisher, outputs, exporter });
     await connection.start();
+    this.checkNotStopped();
+    await requestConnection.start();
     this.checkNotStopped();
     await publisher.start();
     log.info(`MQTT ${brokerUrl ?? ''} as ${mqtt.clientId}, topics under ${mqtt.baseTopic}/`);
@@ -383,8 +396,13 @@ export class Daemon {
   /** Everything the daemon runs, for main's one subscription. Call after start(). */
   pipeline$(extras: readonly Observable<unknown>[] = []): Observable<unknown> {
     const parts = this.parts;
-    const { connection, outputs } = parts ?? {};
-    if (parts === undefined || connection === undefined || outputs === undefined)
+    const { connection, requestConnection, outputs } = parts ?? {};
+    if (
+      parts === undefined ||
+      connection === undefined ||
+      requestConnection === undefined ||
+      outputs === undefined
+    )
       throw new TypeError('Daemon.pipeline$: call start() first');
     const { config, scheduler } = this.ctx;
     const openBoard =
@@ -398,7 +416,7 @@ export class Daemon {
         leds: board => this.leds.of(board.id),
       });
     const requests$ = serveRequests$({
-      connection,
+      connection: requestConnection,
       handlers: makeRequestHandlers({
         games: parts.games,
         boards: parts.boards,
@@ -475,6 +493,7 @@ export class Daemon {
     await parts.ledger?.stop();
     await parts.journal.stop();
     log.info('journal synced');
+    await parts.requestConnection?.stop();
     await parts.connection?.stop();
     await parts.broker?.stop();
     log.info('stopped');

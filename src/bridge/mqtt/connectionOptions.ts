@@ -48,6 +48,16 @@ export interface MqttConnectionContext {
   readonly startTimeoutMs?: number;
   /** Keepalive in seconds (default 30): the broker sends the Last Will after 1.5 times this of silence. */
   readonly keepaliveS?: number;
+  /**
+   * Whether this connection speaks for the bridge: its Last Will and its `online`/`offline` on
+   * `<base>/bridge/state` (default true). The daemon's second connection, for requests, does not.
+   */
+  readonly announce?: boolean;
+  /**
+   * Called after each incoming message; the next one is read only that many ms later (0: at once).
+   * While it waits, the socket is not read, and the broker holds (or drops) what comes next.
+   */
+  readonly pace?: () => number;
 }
 
 /** Counters of this connection. */
@@ -122,7 +132,9 @@ export const makeClientOptions = (ctx: MqttConnectionContext): IClientOptions =>
     // and the publisher's in-flight window never frees that place. This one never gives out an id
     // in use; a publish waits for a free id instead.
     messageIdProvider: new UniqueMessageIdProvider(),
-    will: { topic: topics.bridgeState().name, payload: Buffer.from(OFFLINE), qos: 1, retain: true },
+    ...(ctx.announce === false
+      ? {}
+      : { will: { topic: topics.bridgeState().name, payload: Buffer.from(OFFLINE), qos: 1, retain: true } }),
     ...(ctx.username === undefined ? {} : { username: ctx.username }),
     ...(ctx.password === undefined ? {} : { password: ctx.password }),
     ...(ctx.tls?.ca === undefined ? {} : { ca: ctx.tls.ca }),

@@ -178,7 +178,14 @@ describe('arbiter actions behind a request gate', () => {
   it('answers 429 past the caller rate and 503 past the queue, with Retry-After, and runs nothing then', async () => {
     let gateNow = 0;
     const gate = new RequestGate({
-      limits: { perSecond: 1, burst: 2, totalPerSecond: 100, queue: 1, refusalsPerSecond: 10 },
+      limits: {
+        perSecond: 1,
+        burst: 2,
+        totalPerSecond: 100,
+        queue: 1,
+        refusalsPerSecond: 10,
+        readPerSecond: 1000,
+      },
       now: () => gateNow,
     });
     let finish: (() => void) | undefined;

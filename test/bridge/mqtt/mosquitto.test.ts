@@ -399,7 +399,14 @@ describe('requests behind a gate, against mosquitto', () => {
     const conn = new MqttConnection({ url: broker.url, clientId: 'gated-requests', log });
     await conn.start();
     const gate = new RequestGate({
-      limits: { perSecond: 0.1, burst: 2, totalPerSecond: 1000, queue: 100, refusalsPerSecond: 2 },
+      limits: {
+        perSecond: 0.1,
+        burst: 2,
+        totalPerSecond: 1000,
+        queue: 100,
+        refusalsPerSecond: 2,
+        readPerSecond: 1000,
+      },
       now: Date.now,
     });
     const handled: string[] = [];
