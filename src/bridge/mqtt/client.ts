@@ -231,7 +231,9 @@ export class MqttConnection {
     }
     client.on('connect', () => this.onConnect(client));
     client.on('close', () => this.onClose());
-    client.on('offline', () => this.log('warning', `connection to ${ctx.url} lost; MQTT.js reconnects`));
+    client.on('offline', () =>
+      this.log('warning', `connection to ${ctx.url} as ${ctx.clientId} lost; MQTT.js reconnects`),
+    );
     client.on('reconnect', () => this.log('debug', `reconnecting to ${ctx.url}`));
     client.on('error', error => this.log('warning', `${ctx.url}: ${error.message}`));
     return new Promise<void>((resolve, reject) => {
