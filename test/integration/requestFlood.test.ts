@@ -160,9 +160,22 @@ describe('a request flood while a round is played', () => {
     const rssBefore = rssMb(pid);
     const logBefore = daemon.output().length;
 
+    // At a lower CPU priority: a hostile client runs on a machine of its own, not on the daemon's
+    // cores, and the other test files running beside this one must not be starved by it. It still
+    // sends as fast as its sockets take (several hundred thousand requests in 15 s here).
     const flooder = spawn(
-      process.execPath,
-      ['--input-type=module', '-e', FLOODER, broker.url, BASE, String(FLOOD_MS)],
+      'nice',
+      [
+        '-n',
+        '10',
+        process.execPath,
+        '--input-type=module',
+        '-e',
+        FLOODER,
+        broker.url,
+        BASE,
+        String(FLOOD_MS),
+      ],
       { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let flooderOut = '';
@@ -204,7 +217,7 @@ describe('a request flood while a round is played', () => {
       `after ${after.length} (p99 ${quantile(after, 0.99)} ms); ` +
       `RSS ${rssBefore.toFixed(0)} → max ${rssMax.toFixed(0)} MB; log +${daemon.output().length - logBefore} bytes`;
     console.log(report);
-    expect(v4 + v5, report).toBeGreaterThan(10_000);
+    expect(v4 + v5, report).toBeGreaterThan(50_000);
     expect(during.length, report).toBeGreaterThan(10);
     expect(quantile(during, 0.99), report).toBeLessThan(1000);
     if (after.length > 0) expect(quantile(after, 0.99), report).toBeLessThan(1000);
