@@ -60,6 +60,7 @@ const loggerFor = (config: Config): Logger =>
     level: config.logging.level,
     format: config.logging.format,
     write: line => process.stdout.write(line),
+    repeatMs: config.logging.repeatSeconds * 1000,
   });
 
 const describe = (e: unknown): string => (e instanceof Error ? e.message : String(e));

@@ -3,7 +3,9 @@
  * (a thunk is only evaluated when its level is enabled) and injected everywhere, never imported as
  * a global. Levels inherit along `:` — `chessbridge:driver=debug` turns on debug for every driver —
  * and lines go to one sink: readable text for people, one JSON object a line for machines. Under
- * systemd the sink is stdout (journald adds time and unit), so no files are managed here.
+ * systemd the sink is stdout (journald adds time and unit), so no files are managed here. With
+ * `repeatMs`, a line repeated word for word (same level, namespace, text and fields) within that
+ * time is written once; when the time is up, one more line says how many times it came again.
  *
  *   const logger = makeLogger({ level: 'info', format: 'text', write: line => process.stdout.write(line) });
  *   const log = logger.child('chessbridge:bridge:daemon');
@@ -39,7 +41,12 @@ export interface LoggerOptions {
   readonly levels?: Readonly<Record<string, Level>>;
   /** Wall clock (default Date.now). */
   readonly now?: () => number;
+  /** Collapse lines repeated within this many ms (default 0: write every line). */
+  readonly repeatMs?: number;
 }
+
+/** Distinct lines followed for repeats, at most (the oldest is summed up and dropped first). */
+const MAX_REPEAT_KEYS = 1000;
 
 /** A logger bound to one namespace. */
 export interface Logger {
@@ -111,6 +118,8 @@ const MQTT_LEVELS: Readonly<Record<MqttLogLevel, Level>> = {
 /** Builds the root logger; every component gets a `child` of it. */
 export const makeLogger = (options: LoggerOptions, namespace = 'chessbridge'): Logger => {
   const now = options.now ?? Date.now;
+  const emit = (record: LogRecord): void => options.write(makeLogLine(record, options.format));
+  const collapse = makeRepeats(options.repeatMs ?? 0, now, emit);
   const cache = new Map<string, Level>();
   const threshold = (ns: string): Level => {
     let level = cache.get(ns);
@@ -133,12 +142,14 @@ export const makeLogger = (options: LoggerOptions, namespace = 'chessbridge'): L
     } catch (e) {
       text = `(log message failed: ${e instanceof Error ? e.message : String(e)})`;
     }
-    options.write(
-      makeLogLine(
-        { time: now(), level, namespace: ns, message: text, ...(fields === undefined ? {} : { fields }) },
-        options.format,
-      ),
-    );
+    const record = {
+      time: now(),
+      level,
+      namespace: ns,
+      message: text,
+      ...(fields === undefined ? {} : { fields }),
+    };
+    if (collapse === undefined || collapse(record)) emit(record);
   };
   const bind = (ns: string): Logger => ({
     namespace: ns,
@@ -152,6 +163,68 @@ export const makeLogger = (options: LoggerOptions, namespace = 'chessbridge'): L
     mqtt: (level, message, mqttNs) => write(mqttNs, MQTT_LEVELS[level], message),
   });
   return bind(namespace);
+};
+
+interface Repeat {
+  readonly record: LogRecord;
+  /** Until when the same line is not written again. */
+  readonly until: number;
+  /** Times it came again meanwhile. */
+  count: number;
+}
+
+/**
+ * The repeat filter: returns whether a record is to be written now; the repeats it holds back
+ * are written as one line when their time is up (by the next such line, or a sweep every `ms`).
+ */
+const makeRepeats = (
+  ms: number,
+  now: () => number,
+  emit: (record: LogRecord) => void,
+): ((record: LogRecord) => boolean) | undefined => {
+  if (ms <= 0) return undefined;
+  const seen = new Map<string, Repeat>();
+  let sweeper: NodeJS.Timeout | undefined;
+  const close = (key: string, entry: Repeat, at: number): void => {
+    seen.delete(key);
+    if (entry.count === 0) return;
+    const { record, count } = entry;
+    const seconds = Math.max(1, Math.round((at - record.time) / 1000));
+    emit({
+      ...record,
+      time: at,
+      message: `${record.message} (repeated ${count} more time${count === 1 ? '' : 's'} in ${seconds} s)`,
+    });
+  };
+  const sweep = (): void => {
+    const at = now();
+    for (const [key, entry] of seen) if (entry.until <= at) close(key, entry, at);
+    if (seen.size === 0 && sweeper !== undefined) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
+  };
+  return record => {
+    const key = `${record.level}\u0000${record.namespace}\u0000${record.message}\u0000${
+      record.fields === undefined ? '' : JSON.stringify(record.fields)
+    }`;
+    const entry = seen.get(key);
+    if (entry !== undefined && entry.until > record.time) {
+      entry.count += 1;
+      return false;
+    }
+    if (entry !== undefined) close(key, entry, record.time);
+    if (seen.size >= MAX_REPEAT_KEYS) {
+      const oldest = seen.entries().next();
+      if (oldest.done !== true) close(oldest.value[0], oldest.value[1], record.time);
+    }
+    seen.set(key, { record, until: record.time + ms, count: 0 });
+    if (sweeper === undefined) {
+      sweeper = setInterval(sweep, ms);
+      sweeper.unref();
+    }
+    return true;
+  };
 };
 
 /** A logger that writes nothing (tests that do not look at logs). */

@@ -303,11 +303,69 @@ export const BroadcastSchema = Section(
   },
 );
 
+export const RequestsSchema = Section(
+  'Limits on requests (MQTT request topics and the HTTP arbiter actions; docs/operations.md)',
+  {
+    perSecond: Type.Number({
+      minimum: 0.1,
+      maximum: 10_000,
+      default: 20,
+      description:
+        'Requests each client may make per second, on average (a token bucket per client); more are refused as rate limited',
+    }),
+    burst: Type.Integer({
+      minimum: 1,
+      maximum: 100_000,
+      default: 200,
+      description: 'Requests a client may make at once after a quiet spell (the size of its bucket)',
+    }),
+    totalPerSecond: Type.Number({
+      minimum: 1,
+      maximum: 100_000,
+      default: 200,
+      description: 'Requests of all clients together the daemon takes per second; more are refused as busy',
+    }),
+    queue: Type.Integer({
+      minimum: 1,
+      maximum: 100_000,
+      default: 500,
+      description: 'Requests taken and not yet answered, at most; more are refused as busy',
+    }),
+    concurrency: Type.Integer({
+      minimum: 1,
+      maximum: 256,
+      default: 8,
+      description: 'Requests handled at the same time; the others of the queue wait their turn',
+    }),
+    readPerSecond: Type.Number({
+      minimum: 1,
+      maximum: 1_000_000,
+      default: 1000,
+      description:
+        "MQTT request messages read per second, at most, on the daemon's own connection for requests; beyond it the broker holds them, or drops what its queue cannot hold",
+    }),
+    refusalsPerSecond: Type.Number({
+      minimum: 0,
+      maximum: 100_000,
+      default: 100,
+      description:
+        'MQTT refusals answered per second, at most (QoS 0); beyond it a refused request gets no answer, only counted',
+    }),
+  },
+);
+
 export const LoggingSchema = Section('Log output', {
   level: StringEnum(LOG_LEVELS, { default: 'info', description: 'Least severe level written' }),
   format: StringEnum(LOG_FORMATS, {
     default: 'text',
     description: 'text for people, json for machines (one object a line)',
+  }),
+  repeatSeconds: Type.Number({
+    minimum: 0,
+    maximum: 3600,
+    default: 10,
+    description:
+      'A line repeated word for word within this many seconds is written once, then once more with the count of repeats; 0 = write every line',
   }),
 });
 
@@ -324,6 +382,7 @@ export const ConfigSchema = Type.Object(
     mqtt: MqttSchema,
     http: HttpSchema,
     broadcast: BroadcastSchema,
+    requests: RequestsSchema,
     boards: Type.Array(BoardSchema, { default: [], description: 'The boards this daemon reads' }),
     pairings: Type.Array(PairingSchema, {
       default: [],
@@ -355,3 +414,4 @@ export type BoardConfig = Config['boards'][number];
 export type PairingConfig = Config['pairings'][number];
 export type PlayerConfig = PairingConfig['white'];
 export type LoggingConfig = Config['logging'];
+export type RequestsConfig = Config['requests'];

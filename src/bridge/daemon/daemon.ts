@@ -25,6 +25,7 @@ import { BridgeMetrics } from '../http/metrics.js';
 import { EmbeddedBroker } from '../mqtt/embeddedBroker.js';
 import { EventPublisher } from '../mqtt/publisher.js';
 import { serveRequests$ } from '../mqtt/requests.js';
+import { RequestGate } from '../requestGate.js';
 import { makePipeline$ } from './pipeline.js';
 import { SseHub, sseFilters } from '../web/sse.js';
 import { MQTT_BROWSER_BUNDLE, WEB_DIR } from '../web/paths.js';
@@ -55,6 +56,8 @@ export interface DaemonContext {
   readonly leds?: BoardLeds;
   /** Period of bridge/health (ms, default 30 000). */
   readonly healthMs?: number;
+  /** Period of the line summing up refused requests (ms, default 10 000). */
+  readonly refusalsLogMs?: number;
   /** Let the HTTP server listen on any free port (tests); default the configured one. */
   readonly httpPort?: number;
   /** Let the embedded broker listen on any free ports (tests, the demo's fallback). */
@@ -72,6 +75,8 @@ interface Parts {
   readonly broker: EmbeddedBroker | undefined;
   readonly ledger: AckLedger;
   readonly connection: MqttConnection;
+  /** The connection requests come in on (and are answered on). */
+  readonly requestConnection: MqttConnection;
   readonly publisher: EventPublisher;
   readonly boards: BoardRegistry;
   readonly games: GameRegistry;
@@ -110,6 +115,8 @@ export class Daemon {
   private journalProblem: string | undefined;
   /** The counters /metrics shows, fed by the outputs and the publisher. */
   readonly metrics: BridgeMetrics;
+  /** Rate limits and the request queue, shared by the MQTT requests and the HTTP arbiter actions. */
+  readonly requestGate: RequestGate;
   private partsStopping: Promise<void> | undefined;
 
   constructor(private readonly ctx: DaemonContext) {
@@ -117,12 +124,20 @@ export class Daemon {
     this.metrics = new BridgeMetrics(this.startedAt, () => {
       const parts = this.parts;
       if (parts === undefined) return {};
+      const pub = parts.publisher?.health();
       return {
-        publishQueue: parts.publisher?.health().queued ?? 0,
+        publishQueue: pub?.queued ?? 0,
+        publishOldest: (pub?.oldestMs ?? 0) / 1000,
+        publishStalled: pub?.stalled ?? 0,
         boardsConnected: parts.boards.all().length - notConnected(parts.boards).length,
       };
     });
     this.leds = ctx.leds ?? new BoardLeds();
+    this.requestGate = new RequestGate({
+      limits: ctx.config.requests,
+      now: () => ctx.scheduler.now(),
+      onRefused: (transport, reason) => this.metrics.countRefused(transport, reason),
+    });
   }
 
   get addresses(): DaemonAddresses | undefined {
@@ -232,7 +247,7 @@ export class Daemon {
     const loaded = await ledger.load();
     if (loaded.isErr) log.warn(`${loaded.error.message}: every journaled event will be published again`);
     const mqtt = config.mqtt;
-    const connection = new MqttConnection({
+    const connectionContext = {
       url: brokerUrl ?? 'mqtt://127.0.0.1:1883',
       clientId: mqtt.clientId,
       base: mqtt.baseTopic,
@@ -249,6 +264,15 @@ export class Daemon {
       ...(external === undefined
         ? {}
         : await readTls(mqtt.tls).then(tls => (tls === undefined ? {} : { tls }))),
+    };
+    const connection = new MqttConnection(connectionContext);
+    // Requests come in on a connection of their own, read at a bounded pace: a flood waits at the
+    // broker instead of in front of the events' acknowledgements and the daemon's event loop.
+    const requestConnection = new MqttConnection({
+      ...connectionContext,
+      clientId: `${mqtt.clientId}-requests`,
+      announce: false,
+      pace: () => this.requestGate.readDelayMs(),
     });
     const publisher = new EventPublisher({
       connection,
@@ -286,8 +310,10 @@ export class Daemon {
         `export folder ${config.broadcast.folder}, broadcast delay ${config.broadcast.delayMinutes} min`,
       );
     }
-    Object.assign(partial, { connection, publisher, outputs, exporter });
+    Object.assign(partial, { connection, requestConnection, publisher, outputs, exporter });
     await connection.start();
+    this.checkNotStopped();
+    await requestConnection.start();
     this.checkNotStopped();
     await publisher.start();
     log.info(`MQTT ${brokerUrl ?? ''} as ${mqtt.clientId}, topics under ${mqtt.baseTopic}/`);
@@ -341,6 +367,7 @@ export class Daemon {
       ],
       arbiter: {
         ...secrets.value,
+        gate: this.requestGate,
         actions: makeArbiterActions({
           games: parts.games,
           boards: parts.boards,
@@ -379,8 +406,13 @@ export class Daemon {
   /** Everything the daemon runs, for main's one subscription. Call after start(). */
   pipeline$(extras: readonly Observable<unknown>[] = []): Observable<unknown> {
     const parts = this.parts;
-    const { connection, outputs } = parts ?? {};
-    if (parts === undefined || connection === undefined || outputs === undefined)
+    const { connection, requestConnection, outputs } = parts ?? {};
+    if (
+      parts === undefined ||
+      connection === undefined ||
+      requestConnection === undefined ||
+      outputs === undefined
+    )
       throw new TypeError('Daemon.pipeline$: call start() first');
     const { config, scheduler } = this.ctx;
     const openBoard =
@@ -394,7 +426,7 @@ export class Daemon {
         leds: board => this.leds.of(board.id),
       });
     const requests$ = serveRequests$({
-      connection,
+      connection: requestConnection,
       handlers: makeRequestHandlers({
         games: parts.games,
         boards: parts.boards,
@@ -402,6 +434,8 @@ export class Daemon {
         log: this.log('bridge:requests'),
       }),
       log: this.ctx.log.mqtt,
+      gate: this.requestGate,
+      concurrency: config.requests.concurrency,
     }).pipe(
       tap(o => {
         const requests = this.log('bridge:requests');
@@ -415,6 +449,13 @@ export class Daemon {
       tap(() => outputs.info(parts.games.open().map(g => g.id))),
     );
     const health$ = interval(this.ctx.healthMs ?? 30_000, scheduler).pipe(tap(() => outputs.health()));
+    // Refused requests are said once per period, summed up, never once a request.
+    const refusals$ = interval(this.ctx.refusalsLogMs ?? 10_000, scheduler).pipe(
+      tap(() => {
+        const line = this.requestGate.summary();
+        if (line !== undefined) this.log('bridge:requests').warn(line);
+      }),
+    );
     return makePipeline$({
       boards: parts.boards,
       games: parts.games,
@@ -425,7 +466,7 @@ export class Daemon {
       scheduler,
       now: this.ctx.now,
       log: this.ctx.log.child('bridge'),
-      extras: [requests$, info$, health$, ...extras],
+      extras: [requests$, info$, health$, refusals$, ...extras],
     });
   }
 
@@ -463,6 +504,7 @@ export class Daemon {
     await parts.ledger?.stop();
     await parts.journal.stop();
     log.info('journal synced');
+    await parts.requestConnection?.stop();
     await parts.connection?.stop();
     await parts.broker?.stop();
     log.info('stopped');

@@ -10,6 +10,8 @@ import type { BoardRegistry, BoardSlot } from './boards.js';
 
 /** Events waiting for the broker from which /healthz says the publisher is behind. */
 export const PUBLISHER_BEHIND = 500;
+/** Or: the oldest event has waited this long (ms) for its PUBACK (a stall, however few events). */
+export const PUBLISHER_STALLED_MS = 10_000;
 /** Boards named in the reason; more are counted. */
 const NAMED_BOARDS = 10;
 
@@ -19,7 +21,7 @@ export const notConnected = (boards: Pick<BoardRegistry, 'all'>): BoardSlot[] =>
 
 export interface HealthSources {
   readonly boards: Pick<BoardRegistry, 'all'>;
-  readonly publisher: { health(): Pick<PublisherHealth, 'queued'> } | undefined;
+  readonly publisher: { health(): Pick<PublisherHealth, 'queued' | 'oldestMs'> } | undefined;
   /** The journal's standing problem (a full disk, a failed checkpoint), if any. */
   readonly journalProblem: string | undefined;
 }
@@ -37,8 +39,11 @@ export const degradedReasons = (s: HealthSources): string[] => {
       `${missing.length} of ${s.boards.all().length} boards not connected: ${named}${missing.length > NAMED_BOARDS ? ', …' : ''}`,
     );
   }
-  const queued = s.publisher?.health().queued ?? 0;
-  if (queued >= PUBLISHER_BEHIND) out.push(`publisher behind: ${queued} events wait for the broker`);
+  const { queued, oldestMs } = s.publisher?.health() ?? { queued: 0, oldestMs: 0 };
+  if (queued >= PUBLISHER_BEHIND || oldestMs >= PUBLISHER_STALLED_MS)
+    out.push(
+      `publisher behind: ${queued} events wait for the broker, the oldest for ${Math.round(oldestMs / 1000)} s`,
+    );
   if (s.journalProblem !== undefined) out.push(`journal: ${s.journalProblem}`);
   return out;
 };

@@ -9,7 +9,9 @@
  *
  * Refusals: 401 without or with wrong credentials, 403 when no credential is configured or the
  * request comes from another origin, 415 for a body that is not JSON, 413 for a body over the limit,
- * 429 after too many failures from one address, 404 for an unknown action.
+ * 429 after too many failures from one address, 404 for an unknown action; with a request gate,
+ * 429 when the caller is over its request rate and 503 when the daemon is busy (both with
+ * Retry-After).
  */
 import type { IncomingMessage } from 'node:http';
 import type { Result } from '@badrap/result';
@@ -21,6 +23,7 @@ import {
   makeChallenges,
 } from './auth.js';
 import { type HttpReply, errorReply, jsonReply } from './reply.js';
+import type { RequestGate } from '../requestGate.js';
 
 export interface ArbiterRequest {
   readonly action: string;
@@ -39,6 +42,8 @@ export interface ArbiterOptions extends ArbiterAuthConfig {
   readonly actions: Readonly<Record<string, ArbiterAction>>;
   /** Largest body accepted, in bytes (default 64 KiB). */
   readonly maxBodyBytes?: number;
+  /** Rate limits and the bound on pending requests (shared with the MQTT requests). */
+  readonly gate?: Pick<RequestGate, 'admit'>;
 }
 
 export interface ArbiterContext {
@@ -111,6 +116,26 @@ export const arbiterReply = async (
   if (type !== 'application/json') return errorReply(415, 'send the action as application/json', 'json');
   const handler = ACTION.test(action) ? options.actions[action] : undefined;
   if (!handler) return errorReply(404, `unknown arbiter action '${action}'`, 'json');
+  const ticket = options.gate?.admit({ transport: 'http', address });
+  if (ticket?.ok === false)
+    return errorReply(ticket.reason === 'rate_limited' ? 429 : 503, ticket.message, 'json', {
+      'retry-after': String(ticket.retryAfterS),
+    });
+  try {
+    return await act(req, action, handler, auth.value, options);
+  } finally {
+    if (ticket?.ok === true) ticket.release();
+  }
+};
+
+/** Reads the body and runs the action (the request is authorised and admitted). */
+const act = async (
+  req: IncomingMessage,
+  action: string,
+  handler: ArbiterAction,
+  via: AuthMethod,
+  options: ArbiterOptions,
+): Promise<HttpReply> => {
   let body: unknown;
   try {
     const bytes = await readBody(req, options.maxBodyBytes ?? 64 * 1024);
@@ -120,7 +145,7 @@ export const arbiterReply = async (
     return errorReply(400, `body is not valid JSON: ${(e as Error).message}`, 'json');
   }
   const transaction = transactionOf(body);
-  const result = await handler({ action, body, via: auth.value, remote: req.socket.remoteAddress });
+  const result = await handler({ action, body, via, remote: req.socket.remoteAddress });
   if (result.isErr) {
     const kind =
       'kind' in result.error && typeof result.error.kind === 'string' ? { kind: result.error.kind } : {};

@@ -23,6 +23,12 @@ export interface MetricsSnapshot {
   readonly startedAt: number;
   /** Events waiting for the broker's acknowledgement. */
   readonly publishQueue: number;
+  /** Seconds the oldest of them has waited. */
+  readonly publishOldest: number;
+  /** Events sent again because their PUBACK did not come in time. */
+  readonly publishStalled: number;
+  /** Requests refused before their handler, by transport and reason. */
+  readonly requestsRefused: ReadonlyMap<string, number>;
 }
 
 const inc = (map: Map<string, number>, key: string, by = 1): void => {
@@ -37,6 +43,7 @@ export class BridgeMetrics {
   private count = 0;
   private sum = 0;
   private readonly http = new Map<string, number>();
+  private readonly refused = new Map<string, number>();
 
   /**
    * @param startedAt when the process started (ms since the epoch), for the uptime gauge.
@@ -48,6 +55,8 @@ export class BridgeMetrics {
     private readonly live: () => {
       readonly boardsConnected?: number;
       readonly publishQueue?: number;
+      readonly publishOldest?: number;
+      readonly publishStalled?: number;
     } = () => ({}),
   ) {}
 
@@ -78,6 +87,11 @@ export class BridgeMetrics {
     inc(this.http, `${route}\u0000${status}`);
   }
 
+  /** Requests refused before their handler: `transport` mqtt or http, `reason` rate_limited or busy. */
+  countRefused(transport: string, reason: string, by = 1): void {
+    inc(this.refused, `${transport}\u0000${reason}`, by);
+  }
+
   snapshot(): MetricsSnapshot {
     const live = this.live();
     return {
@@ -90,6 +104,9 @@ export class BridgeMetrics {
       httpRequests: new Map(this.http),
       startedAt: this.startedAt,
       publishQueue: live.publishQueue ?? 0,
+      publishOldest: live.publishOldest ?? 0,
+      publishStalled: live.publishStalled ?? 0,
+      requestsRefused: new Map(this.refused),
     };
   }
 }
@@ -144,6 +161,33 @@ export const makePrometheusText = (s: MetricsSnapshot, now: number): string => {
     ...header('chessbridge_publish_queue', 'gauge', 'Events waiting for the broker to acknowledge them.'),
   );
   lines.push(`chessbridge_publish_queue ${s.publishQueue}`);
+  lines.push(
+    ...header(
+      'chessbridge_publish_oldest_seconds',
+      'gauge',
+      'How long the oldest event waiting for its acknowledgement has waited.',
+    ),
+  );
+  lines.push(`chessbridge_publish_oldest_seconds ${s.publishOldest}`);
+  lines.push(
+    ...header(
+      'chessbridge_publish_stalled_total',
+      'counter',
+      'Events sent again because the broker did not acknowledge them in time.',
+    ),
+  );
+  lines.push(`chessbridge_publish_stalled_total ${s.publishStalled}`);
+  lines.push(
+    ...header(
+      'chessbridge_requests_refused_total',
+      'counter',
+      'Requests refused before their handler (rate limited or busy), by transport and reason.',
+    ),
+  );
+  for (const [key, n] of sorted(s.requestsRefused)) {
+    const [transport = '', reason = ''] = key.split('\u0000');
+    lines.push(`chessbridge_requests_refused_total${labels({ transport, reason })} ${n}`);
+  }
   lines.push(...header('chessbridge_uptime_seconds', 'gauge', 'Seconds since the bridge started.'));
   lines.push(`chessbridge_uptime_seconds ${Math.max(0, (now - s.startedAt) / 1000)}`);
   return `${lines.join('\n')}\n`;

@@ -128,7 +128,7 @@ export class MqttConnection {
     this.stopping = (async () => {
       if (wasStarting) await wasStarting.catch(() => undefined);
       const client = this.client;
-      if (client?.connected) {
+      if (client?.connected && this.ctx.announce !== false) {
         await this.withTimeout(
           client.publishAsync(this.topics.bridgeState().name, OFFLINE, { qos: 1, retain: true }),
           2000,
@@ -219,9 +219,21 @@ export class MqttConnection {
     const ctx = this.ctx;
     const client = connect(ctx.url, makeClientOptions(ctx));
     this.client = client;
+    const pace = ctx.pace;
+    if (pace !== undefined) {
+      // MQTT.js handles the next incoming packet once this calls back: a delay here is read
+      // backpressure (the socket is not read meanwhile).
+      client.handleMessage = (_packet, callback) => {
+        const wait = pace();
+        if (wait > 0) setTimeout(callback, wait);
+        else callback();
+      };
+    }
     client.on('connect', () => this.onConnect(client));
     client.on('close', () => this.onClose());
-    client.on('offline', () => this.log('warning', `connection to ${ctx.url} lost; MQTT.js reconnects`));
+    client.on('offline', () =>
+      this.log('warning', `connection to ${ctx.url} as ${ctx.clientId} lost; MQTT.js reconnects`),
+    );
     client.on('reconnect', () => this.log('debug', `reconnecting to ${ctx.url}`));
     client.on('error', error => this.log('warning', `${ctx.url}: ${error.message}`));
     return new Promise<void>((resolve, reject) => {
@@ -273,9 +285,10 @@ export class MqttConnection {
       `connected to ${this.ctx.url} as ${this.ctx.clientId}${this.counters.connects > 1 ? ' (reconnect)' : ''}`,
     );
     this.connected.next(true);
-    client.publish(this.topics.bridgeState().name, ONLINE, { qos: 1, retain: true }, error => {
-      if (error) this.log('warning', `could not publish online: ${error.message}`);
-    });
+    if (this.ctx.announce !== false)
+      client.publish(this.topics.bridgeState().name, ONLINE, { qos: 1, retain: true }, error => {
+        if (error) this.log('warning', `could not publish online: ${error.message}`);
+      });
     this.listeners.forEach(listener => listener('online'));
   }
 

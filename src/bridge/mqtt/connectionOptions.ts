@@ -6,7 +6,7 @@
  *   const options = makeClientOptions({ url: 'mqtts://broker:8883', clientId: 'hall-a', log, username, password });
  *   options.will;   // { topic: 'chessbridge/bridge/state', payload: '{"state":"offline"}', qos: 1, retain: true }
  */
-import type { IClientOptions } from 'mqtt';
+import { UniqueMessageIdProvider, type IClientOptions } from 'mqtt';
 import type { LogFn } from './log.js';
 import { DEFAULT_BASE, makeTopics, type Qos } from './topics.js';
 
@@ -48,6 +48,16 @@ export interface MqttConnectionContext {
   readonly startTimeoutMs?: number;
   /** Keepalive in seconds (default 30): the broker sends the Last Will after 1.5 times this of silence. */
   readonly keepaliveS?: number;
+  /**
+   * Whether this connection speaks for the bridge: its Last Will and its `online`/`offline` on
+   * `<base>/bridge/state` (default true). The daemon's second connection, for requests, does not.
+   */
+  readonly announce?: boolean;
+  /**
+   * Called after each incoming message; the next one is read only that many ms later (0: at once).
+   * While it waits, the socket is not read, and the broker holds (or drops) what comes next.
+   */
+  readonly pace?: () => number;
 }
 
 /** Counters of this connection. */
@@ -116,7 +126,15 @@ export const makeClientOptions = (ctx: MqttConnectionContext): IClientOptions =>
     resubscribe: true,
     queueQoSZero: false,
     manualConnect: true,
-    will: { topic: topics.bridgeState().name, payload: Buffer.from(OFFLINE), qos: 1, retain: true },
+    // MQTT.js' default provider hands out packet ids in a circle without looking at which are
+    // still waiting for their PUBACK: past 65,535 unacknowledged publishes (a flood of request
+    // responses) a new publish takes the id of an old one, whose callback is then never called,
+    // and the publisher's in-flight window never frees that place. This one never gives out an id
+    // in use; a publish waits for a free id instead.
+    messageIdProvider: new UniqueMessageIdProvider(),
+    ...(ctx.announce === false
+      ? {}
+      : { will: { topic: topics.bridgeState().name, payload: Buffer.from(OFFLINE), qos: 1, retain: true } }),
     ...(ctx.username === undefined ? {} : { username: ctx.username }),
     ...(ctx.password === undefined ? {} : { password: ctx.password }),
     ...(ctx.tls?.ca === undefined ? {} : { ca: ctx.tls.ca }),

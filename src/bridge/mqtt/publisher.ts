@@ -7,7 +7,9 @@
  * whose `seq` they have seen. Retained snapshots (games, boards, PGN, info) keep their latest
  * payload here and are published again after every reconnect (an unchanged payload is not sent
  * again). Across a daemon restart, the acknowledged seq per game is recorded in an `AckLedger`,
- * and `publishFrom` re-queues the journal's events above it.
+ * and `publishFrom` re-queues the journal's events above it. An event whose PUBACK has not come
+ * `ackTimeoutMs` after it was sent, on a connection that is still up, is sent again: the window
+ * frees itself after any stall, without waiting for a reconnect.
  *
  *   const publisher = new EventPublisher({ connection, log, ledger });
  *   await publisher.start();
@@ -49,6 +51,8 @@ export interface EventPublisherContext {
   readonly maxInflight?: number;
   /** Events acknowledged this long (ms) before a disconnect are sent again after it (default 2000). */
   readonly resendAckedMs?: number;
+  /** An event sent this long (ms) ago without a PUBACK is sent again (default 15000; 0: never). */
+  readonly ackTimeoutMs?: number;
   /** Milliseconds stop() waits for the queue to drain (default 5000). */
   readonly drainTimeoutMs?: number;
   /** Wall clock in ms (injected for tests). */
@@ -69,6 +73,10 @@ export interface PublisherHealth {
   readonly dropped: number;
   /** Retained topics re-published after each reconnect. */
   readonly retained: number;
+  /** Events sent again because their PUBACK did not come within `ackTimeoutMs`. */
+  readonly stalled: number;
+  /** How long (ms) the oldest event still waiting for its PUBACK has waited; 0 when none waits. */
+  readonly oldestMs: number;
 }
 
 interface Item {
@@ -82,6 +90,9 @@ interface Item {
   /** When it was queued (wall ms). */
   readonly queuedAt: number;
   state: 'pending' | 'inflight' | 'done';
+  /** Sends so far, and when the last one went (wall ms). */
+  attempt: number;
+  sentAt: number;
 }
 
 const MAX_RECENT = 10_000;
@@ -106,9 +117,10 @@ export class EventPublisher {
   private generation = 0;
   private offlineAt: number | undefined;
   private retainedInflight = 0;
-  private counters = { acked: 0, resent: 0, dropped: 0 };
+  private counters = { acked: 0, resent: 0, dropped: 0, stalled: 0 };
   private unsubscribe: (() => void) | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
+  private stallTimer: NodeJS.Timeout | undefined;
   private waiters: (() => void)[] = [];
 
   constructor(private readonly ctx: EventPublisherContext) {}
@@ -118,6 +130,11 @@ export class EventPublisher {
     if (this.unsubscribe) return Promise.resolve();
     this.unsubscribe = this.ctx.connection.onStatus(this.onStatus);
     if (this.ctx.connection.isConnected) this.onStatus('online');
+    const ackTimeoutMs = this.ctx.ackTimeoutMs ?? 15_000;
+    if (ackTimeoutMs > 0) {
+      this.stallTimer = setInterval(() => this.resendStalled(ackTimeoutMs), Math.max(10, ackTimeoutMs / 3));
+      this.stallTimer.unref();
+    }
     return Promise.resolve();
   }
 
@@ -136,6 +153,8 @@ export class EventPublisher {
     ]);
     clearTimeout(timer);
     clearTimeout(this.retryTimer);
+    clearInterval(this.stallTimer);
+    this.stallTimer = undefined;
     this.unsubscribe();
     this.unsubscribe = undefined;
     const left = this.unacked();
@@ -198,6 +217,7 @@ export class EventPublisher {
   }
 
   health(): PublisherHealth {
+    const oldest = this.queue.find(item => item.state !== 'done');
     return {
       queued: this.unacked(),
       inflight: this.inflight,
@@ -205,6 +225,8 @@ export class EventPublisher {
       resent: this.counters.resent,
       dropped: this.counters.dropped,
       retained: this.retainedPayloads.size,
+      stalled: this.counters.stalled,
+      oldestMs: oldest === undefined ? 0 : Math.max(0, (this.ctx.now ?? Date.now)() - oldest.queuedAt),
     };
   }
 
@@ -266,6 +288,8 @@ export class EventPublisher {
       payload,
       queuedAt: (this.ctx.now ?? Date.now)(),
       state: 'pending',
+      attempt: 0,
+      sentAt: 0,
       ...(game === undefined ? {} : { game }),
       ...(seq === undefined ? {} : { seq }),
     };
@@ -277,7 +301,7 @@ export class EventPublisher {
   private requeueRecent(since: number): void {
     const again = this.recent
       .filter(r => r.ackedAt >= since)
-      .map(({ item }): Item => ({ ...item, state: 'pending' }));
+      .map(({ item }): Item => ({ ...item, state: 'pending', attempt: 0, sentAt: 0 }));
     this.recent = [];
     if (again.length === 0) return;
     this.counters.resent += again.length;
@@ -299,16 +323,46 @@ export class EventPublisher {
   private send(item: Item): void {
     const generation = this.generation;
     item.state = 'inflight';
+    item.attempt += 1;
+    item.sentAt = (this.ctx.now ?? Date.now)();
+    const attempt = item.attempt;
     this.inflight += 1;
     this.ctx.connection.publish(item.topic, item.payload, { qos: 1, retain: false }).then(
       () => this.onAck(item, generation),
-      (error: unknown) => this.onFail(item, generation, error),
+      (error: unknown) => this.onFail(item, generation, attempt, error),
     );
   }
 
+  /**
+   * Sends again, in order, the events in flight for `ackTimeoutMs` without a PUBACK while the
+   * connection is up (a PUBACK lost on the way, or a publish whose confirmation never comes):
+   * their places in the window are freed. A late PUBACK of an earlier send still counts.
+   */
+  private resendStalled(ackTimeoutMs: number): void {
+    if (this.inflight === 0 || !this.ctx.connection.isConnected) return;
+    const before = (this.ctx.now ?? Date.now)() - ackTimeoutMs;
+    let stalled = 0;
+    for (const item of this.queue) {
+      if (item.state !== 'inflight' || item.sentAt > before) continue;
+      item.state = 'pending';
+      this.inflight -= 1;
+      stalled += 1;
+    }
+    if (stalled === 0) return;
+    this.counters.stalled += stalled;
+    this.nextIndex = 0;
+    this.log(
+      'warning',
+      `${stalled} events had no PUBACK within ${ackTimeoutMs} ms on a live connection; sending them again`,
+    );
+    this.pump();
+  }
+
   private onAck(item: Item, generation: number): void {
-    if (generation !== this.generation || item.state !== 'inflight') return;
-    this.inflight -= 1;
+    // An acknowledgement of any send of the item counts, also one that came after it was
+    // timed out and put back in the queue.
+    if (generation !== this.generation || item.state === 'done') return;
+    if (item.state === 'inflight') this.inflight -= 1;
     item.state = 'done';
     this.counters.acked += 1;
     const now = (this.ctx.now ?? Date.now)();
@@ -326,8 +380,8 @@ export class EventPublisher {
     this.notifyIfDrained();
   }
 
-  private onFail(item: Item, generation: number, error: unknown): void {
-    if (generation !== this.generation || item.state !== 'inflight') return;
+  private onFail(item: Item, generation: number, attempt: number, error: unknown): void {
+    if (generation !== this.generation || item.state !== 'inflight' || item.attempt !== attempt) return;
     this.inflight -= 1;
     const code = refusalCode(error);
     if (code !== undefined) {

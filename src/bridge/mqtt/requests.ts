@@ -5,7 +5,10 @@
  * MQTT 5 request carries a response topic, on that topic with its correlation data. Malformed
  * JSON, unknown actions and wrong fields are answered with an error naming the problem
  * (`game_id: expected string`); a throwing handler is answered as an internal error. Nothing a
- * request contains can end the stream.
+ * request contains can end the stream. With a `RequestGate`, a request is admitted before its
+ * payload is even parsed: one the gate refuses is answered (QoS 0, while the gate allows
+ * answering refusals) `rate limited: …` or `busy: …` and never reaches a handler; at most
+ * `concurrency` requests are handled at once.
  *
  *   const outcomes$ = serveRequests$({ connection, handlers, log });
  *   outcomes$.pipe(takeUntil(shutdown$)).subscribe(o => metrics.count(o.action, o.status));  // in main.ts
@@ -13,8 +16,9 @@
 import { Result } from '@badrap/result';
 import { Value, ValueErrorType, type ValueError } from '@sinclair/typebox/value';
 import type { TSchema } from '@sinclair/typebox';
-import { catchError, defer, filter, mergeMap, of, type Observable } from 'rxjs';
+import { catchError, defer, filter, finalize, map, mergeMap, of, type Observable } from 'rxjs';
 import { dataError } from '../../engine/types.js';
+import type { RequestGate } from '../requestGate.js';
 import { MQTT_NAMESPACE, type LogFn } from './log.js';
 import type { IncomingMessage, PublishOptions } from './client.js';
 import { type JsonObject, type ResponseEnvelope, type Topics } from './topics.js';
@@ -42,6 +46,7 @@ export type RequestError = Error & {
 /** What the service needs of a connection (MqttConnection implements it). */
 export interface RequestPort {
   readonly topics: Topics;
+  readonly isConnected: boolean;
   messages$(filter: string, qos?: 0 | 1 | 2): Observable<IncomingMessage>;
   publish(topic: string, payload: string | Buffer, options: PublishOptions): Promise<void>;
 }
@@ -52,6 +57,10 @@ export interface RequestServiceContext {
   readonly log: LogFn;
   /** Wall clock in ms (injected for tests). */
   readonly now?: () => number;
+  /** Rate limits and the bound on pending requests; none: every request is handled. */
+  readonly gate?: RequestGate;
+  /** Requests handled at once (default 8). */
+  readonly concurrency?: number;
 }
 
 /** One answered request, for logs and metrics. */
@@ -218,8 +227,9 @@ const answer = async (
     delivered = false;
     log('warning', `response to ${action} on ${responseTopic} not delivered: ${String(error)}`);
   }
-  if (envelope.status === 'error') log('warning', `request ${action} refused: ${envelope.error ?? ''}`);
-  else log('info', `request ${action} done`);
+  // The daemon logs each outcome; here it is detail.
+  if (envelope.status === 'error') log('debug', `request ${action} refused: ${envelope.error ?? ''}`);
+  else log('debug', `request ${action} done`);
   return {
     action,
     status: envelope.status,
@@ -245,7 +255,33 @@ const pickResponseTopic = (
 };
 
 /**
- * Serves requests for as long as it is subscribed: cold, one outcome per answered request.
+ * Answers a request the gate refused, when the gate allows answering one now: QoS 0 (no packet
+ * id, no acknowledgement to wait for), the transaction echoed when the payload has one.
+ */
+const answerRefusal = (ctx: RequestServiceContext, message: IncomingMessage, error: string): void => {
+  if (ctx.gate?.answerRefusal() !== true || !ctx.connection.isConnected) return;
+  const action = message.topic.slice(message.topic.lastIndexOf('/') + 1);
+  const responseTopic = pickResponseTopic(ctx.connection.topics, action, message.responseTopic);
+  if (responseTopic === undefined) return;
+  let transaction: string | number | undefined;
+  try {
+    transaction = readTransaction(JSON.parse(message.payload.toString('utf8')));
+  } catch {
+    transaction = undefined;
+  }
+  const envelope = makeResponse(Result.err(new Error(error)), transaction);
+  ctx.connection
+    .publish(responseTopic, JSON.stringify(envelope), {
+      qos: 0,
+      retain: false,
+      ...(message.correlationData === undefined ? {} : { correlationData: message.correlationData }),
+    })
+    .catch(() => undefined);
+};
+
+/**
+ * Serves requests for as long as it is subscribed: cold, one outcome per answered request (a
+ * request the gate refuses has none: the gate counts it and sums refusals up).
  * Retained requests are ignored (a retained command would run again at every subscription).
  */
 export const serveRequests$ = (ctx: RequestServiceContext): Observable<RequestOutcome> =>
@@ -255,17 +291,36 @@ export const serveRequests$ = (ctx: RequestServiceContext): Observable<RequestOu
         ctx.log('warning', `retained request on ${message.topic} ignored`, `${MQTT_NAMESPACE}:requests`);
       return !message.retain;
     }),
-    mergeMap(message =>
-      defer(() => answer(ctx, message)).pipe(
-        catchError((error: unknown) => {
-          ctx.log(
-            'error',
-            `request on ${message.topic} failed: ${String(error)}`,
-            `${MQTT_NAMESPACE}:requests`,
-          );
-          return of(undefined);
-        }),
-      ),
+    // Admission comes before mergeMap: mergeMap buffers what waits for a free place, and only
+    // admitted requests may wait (at most the gate's queue).
+    map(message => ({
+      message,
+      ticket: ctx.gate?.admit({
+        transport: 'mqtt',
+        ...(message.responseTopic === undefined ? {} : { responseTopic: message.responseTopic }),
+      }),
+    })),
+    filter(({ message, ticket }) => {
+      if (ticket?.ok !== false) return true;
+      answerRefusal(ctx, message, ticket.message);
+      return false;
+    }),
+    mergeMap(
+      ({ message, ticket }) =>
+        defer(() => answer(ctx, message)).pipe(
+          catchError((error: unknown) => {
+            ctx.log(
+              'error',
+              `request on ${message.topic} failed: ${String(error)}`,
+              `${MQTT_NAMESPACE}:requests`,
+            );
+            return of(undefined);
+          }),
+          finalize(() => {
+            if (ticket?.ok === true) ticket.release();
+          }),
+        ),
+      ctx.concurrency ?? 8,
     ),
     filter((outcome): outcome is RequestOutcome => outcome !== undefined),
   );

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RequestGate } from '../../../src/bridge/requestGate.js';
 import { Result } from '../../../src/engine/types.js';
 import { makeFeedState } from '../../../src/bridge/feed/feedState.js';
 import type { ArbiterRequest } from '../../../src/bridge/http/arbiterRoutes.js';
@@ -170,5 +171,59 @@ describe('checkAuthorization', () => {
     expect(checkAuthorization(basic('x', ''), { password: '' }).isErr).toBe(true);
     const r = checkAuthorization(undefined, {});
     expect(r.isErr && r.error.kind).toBe('disabled');
+  });
+});
+
+describe('arbiter actions behind a request gate', () => {
+  it('answers 429 past the caller rate and 503 past the queue, with Retry-After, and runs nothing then', async () => {
+    let gateNow = 0;
+    const gate = new RequestGate({
+      limits: {
+        perSecond: 1,
+        burst: 2,
+        totalPerSecond: 100,
+        queue: 1,
+        refusalsPerSecond: 10,
+        readPerSecond: 1000,
+      },
+      now: () => gateNow,
+    });
+    let finish: (() => void) | undefined;
+    const slow = (req: ArbiterRequest) => {
+      calls.push(req);
+      return new Promise<Result<unknown, Error>>(resolve => {
+        finish = () => resolve(Result.ok({}));
+      });
+    };
+    const gated = new HttpServer({
+      port: 0,
+      feed,
+      arbiter: { token: TOKEN, actions: { ...actions, slow }, gate },
+    });
+    const root = `http://127.0.0.1:${(await gated.start()).port}`;
+    try {
+      const auth = `Bearer ${TOKEN}`;
+      // One request in the handler fills the queue of one: the next is busy.
+      const first = post('/api/arbiter/slow', { auth }, root);
+      await vi.waitFor(() => expect(calls).toHaveLength(1));
+      const busy = await post('/api/arbiter/restore', { auth }, root);
+      expect(busy.status).toBe(503);
+      expect(busy.headers.get('retry-after')).toBe('1');
+      expect(await busy.json()).toMatchObject({ error: 'busy: 1 requests wait already' });
+      finish?.();
+      expect((await first).status).toBe(200);
+      // The burst of two is spent (the busy one took no token): the next is rate limited.
+      expect((await post('/api/arbiter/restore', { auth }, root)).status).toBe(200);
+      const limited = await post('/api/arbiter/restore', { auth }, root);
+      expect(limited.status).toBe(429);
+      expect(await limited.json()).toMatchObject({
+        error: 'rate limited: more than 1 requests a second from this client',
+      });
+      expect(calls).toHaveLength(2);
+      gateNow += 1000;
+      expect((await post('/api/arbiter/restore', { auth }, root)).status).toBe(200);
+    } finally {
+      await gated.stop();
+    }
   });
 });

@@ -18,6 +18,7 @@ import {
   type RequestAction,
 } from '../../../src/bridge/mqtt/requestSchemas.js';
 import { serveRequests$ } from '../../../src/bridge/mqtt/requests.js';
+import { RequestGate } from '../../../src/bridge/requestGate.js';
 import type { EventMessage, JsonObject, ResponseEnvelope } from '../../../src/bridge/mqtt/topics.js';
 import { freePort, startMosquitto, waitFor, type Mosquitto } from '../../support/mosquitto.js';
 import { PROJECT_ROOT } from '../../support/shared.js';
@@ -243,6 +244,30 @@ describe('MqttConnection against mosquitto', () => {
     }
   });
 
+  it('confirms every QoS 1 publish when more than 65,535 wait for their PUBACK at once', async () => {
+    // MQTT.js' default packet ids go round without checking which are in use: the 65,536th
+    // waiting publish took the id of the first, whose callback was then never called (a flood of
+    // request responses left the publisher's window stuck until a reconnect).
+    const { log } = makeLog();
+    const conn = new MqttConnection({ url: broker.url, clientId: 'many-ids', log });
+    await conn.start();
+    try {
+      const count = 70_000;
+      let confirmed = 0;
+      const all = Array.from({ length: count }, () =>
+        conn.publish('flood/ids', 'x', { qos: 1, retain: false }).then(() => {
+          confirmed += 1;
+        }),
+      );
+      await waitFor(() => confirmed === count, 10_000, `${count} PUBACKs`).catch(() => undefined);
+      expect(confirmed).toBe(count);
+      await Promise.all(all);
+      expect(conn.health().queued).toBe(0);
+    } finally {
+      await conn.stop();
+    }
+  });
+
   it('answers requests with the transaction echoed, and MQTT 5 requests on their response topic with correlation data', async () => {
     const { log, lines } = makeLog();
     const conn = new MqttConnection({ url: broker.url, clientId: 'requests-test', log });
@@ -353,6 +378,84 @@ describe('MqttConnection against mosquitto', () => {
       await send('restore_position', JSON.stringify({ game_id: 'g1', ply: 2 }));
       expect((await answerTo('restore_position', 3)).status).toBe('ok');
       expect(conn.isConnected).toBe(true);
+    } finally {
+      service.unsubscribe();
+      await conn.stop();
+    }
+  });
+});
+
+describe('requests behind a gate, against mosquitto', () => {
+  let broker: Mosquitto;
+  beforeAll(async () => {
+    broker = await startMosquitto();
+  });
+  afterAll(async () => {
+    await broker.stop();
+  });
+
+  it('answers a client past its burst "rate limited" on its response topic; another client is still served', async () => {
+    const { log, lines } = makeLog();
+    const conn = new MqttConnection({ url: broker.url, clientId: 'gated-requests', log });
+    await conn.start();
+    const gate = new RequestGate({
+      limits: {
+        perSecond: 0.1,
+        burst: 2,
+        totalPerSecond: 1000,
+        queue: 100,
+        refusalsPerSecond: 2,
+        readPerSecond: 1000,
+      },
+      now: Date.now,
+    });
+    const handled: string[] = [];
+    const handlers = makeHandlers();
+    const counting = new Proxy(handlers, {
+      get: (target, action: RequestAction) => (req: JsonObject, meta: unknown) => {
+        handled.push(JSON.stringify(req.transaction));
+        return (target[action] as (r: JsonObject, m: unknown) => unknown)(req, meta);
+      },
+    });
+    const service = serveRequests$({ connection: conn, handlers: counting, log, gate }).subscribe();
+    try {
+      await waitFor(
+        () => lines.some(l => l.includes('subscribed chessbridge/bridge/request/+')),
+        3000,
+        'the request subscription',
+      );
+      const flooder = await testClient(broker.url, { protocolVersion: 5 });
+      const flooderSeen = collect(flooder);
+      await flooder.subscribeAsync('replies/flooder', { qos: 1 });
+      const other = await testClient(broker.url, { protocolVersion: 5 });
+      const otherSeen = collect(other);
+      await other.subscribeAsync('replies/other', { qos: 1 });
+      const request = (client: MqttClient, reply: string, transaction: string) =>
+        client.publishAsync(
+          'chessbridge/bridge/request/restore_position',
+          JSON.stringify({ game_id: 'g1', ply: 2, transaction }),
+          { qos: 1, properties: { responseTopic: reply } },
+        );
+      for (let i = 1; i <= 6; i++) await request(flooder, 'replies/flooder', `f${i}`);
+      await request(other, 'replies/other', 'o1');
+      await waitFor(() => otherSeen.length === 1 && flooderSeen.length >= 4, 3000, 'the answers');
+      expect(otherSeen[0]?.body).toMatchObject({ status: 'ok', transaction: 'o1' });
+      // Refusals are answered at once (QoS 0), so they may come before the answers: by transaction.
+      const bodies = flooderSeen
+        .map(m => m.body as ResponseEnvelope)
+        .sort((a, b) => String(a.transaction).localeCompare(String(b.transaction)));
+      const limited = 'rate limited: more than 0.1 requests a second from this client';
+      // Two refusals are answered (refusalsPerSecond), the other two only counted.
+      expect(bodies.map(b => [b.transaction, b.status, b.error])).toEqual([
+        ['f1', 'ok', undefined],
+        ['f2', 'ok', undefined],
+        ['f3', 'error', limited],
+        ['f4', 'error', limited],
+      ]);
+      expect(handled.sort()).toEqual(['"f1"', '"f2"', '"o1"']);
+      expect(gate.summary()).toMatch(
+        /^refused 4 requests in \d+ s \(rate limited 4, busy 0; 2 not answered\); most from mqtt:reply:replies\/flooder \(4\)$/,
+      );
     } finally {
       service.unsubscribe();
       await conn.stop();

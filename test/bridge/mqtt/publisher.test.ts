@@ -7,6 +7,7 @@ import { silentLog } from '../../../src/bridge/mqtt/log.js';
 import { EventPublisher, type PublishPort } from '../../../src/bridge/mqtt/publisher.js';
 import { makeTopics, type EventMessage } from '../../../src/bridge/mqtt/topics.js';
 import { clockEvent } from '../../support/wire.js';
+import { waitFor } from '../../support/mosquitto.js';
 
 interface Sent {
   readonly topic: string;
@@ -59,6 +60,44 @@ describe('EventPublisher', () => {
     await settle();
     expect(seqsOf(sent)).toEqual([1, 2, 3]);
     expect(publisher.health()).toMatchObject({ queued: 3, inflight: 2, acked: 1 });
+  });
+
+  it('sends again an event whose PUBACK never came, on a live connection, and frees its place in the window', async () => {
+    // The flood of issue 16: PUBACK callbacks that never came left the window full until a
+    // reconnect. Here event 1's PUBACK is lost; the window (2) must not stay one place short.
+    const { port, sent } = scriptedPort();
+    let now = 1_000;
+    const publisher = new EventPublisher({
+      connection: port,
+      log: silentLog,
+      maxInflight: 2,
+      ackTimeoutMs: 30,
+      now: () => now,
+    });
+    await publisher.start();
+    [1, 2, 3].forEach(seq => publisher.publishEvent(event(seq)));
+    sent[1]?.ack();
+    await settle();
+    sent[2]?.ack();
+    await settle();
+    expect(seqsOf(sent)).toEqual([1, 2, 3]);
+    expect(publisher.health()).toMatchObject({ queued: 1, inflight: 1, stalled: 0, oldestMs: 0 });
+    now += 31;
+    expect(publisher.health().oldestMs).toBe(31);
+    await waitFor(() => sent.length === 4, 2000, 'event 1 sent again');
+    expect(seqsOf(sent)).toEqual([1, 2, 3, 1]);
+    expect(publisher.health()).toMatchObject({ queued: 1, inflight: 1, stalled: 1 });
+    // The first send's PUBACK arrives late after all: it counts, and the second one's is ignored.
+    sent[0]?.ack();
+    await settle();
+    sent[3]?.ack();
+    await settle();
+    expect(publisher.health()).toMatchObject({ queued: 0, inflight: 0, acked: 3, oldestMs: 0 });
+    publisher.publishEvent(event(4));
+    expect(seqsOf(sent)).toEqual([1, 2, 3, 1, 4]);
+    sent[4]?.ack();
+    await publisher.stop();
+    expect(publisher.health().queued).toBe(0);
   });
 
   it('sends unacknowledged events again, in order, after a reconnect; late answers of the old connection are ignored', async () => {
