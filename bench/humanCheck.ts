@@ -22,9 +22,10 @@
 import { fork } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { makeRecorder, writeReportSection } from './report.js';
 import { getProfile } from '../src/engine/editions.js';
 import type { GameEvent, SupervisorInput } from '../src/engine/events.js';
 import { Game } from '../src/engine/game.js';
@@ -53,6 +54,7 @@ const { values } = parseArgs({
     cases: { type: 'string', default: '100' },
     replay: { type: 'string' },
     verbose: { type: 'boolean', default: false },
+    report: { type: 'boolean', default: false },
     shared: { type: 'string' },
   },
 });
@@ -270,32 +272,40 @@ const mergeRows = (parts: readonly Record<string, Row>[]): Record<string, Row> =
 };
 
 const report = (rows: Record<string, Row>, seconds: number): void => {
-  const cmd = `npx tsx bench/humanCheck.ts ${process.argv.slice(2).join(' ')}`.trim();
-  console.log(
+  const rec = makeRecorder();
+  // The command as run, without the machine's own output folder.
+  const shown = process.argv
+    .slice(2)
+    .filter((a, i, all) => a !== '--out' && all[i - 1] !== '--out' && a !== '--report');
+  const cmd = `npx tsx bench/humanCheck.ts ${shown.join(' ')}`.trim();
+  rec.log(
     `Run: \`${cmd}\` on ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}; ${seconds.toFixed(0)} s wall.`,
   );
-  console.log(
+  rec.log(
     'Handling: bench/humanModel (independent of src/engine/handling), no irregularity played: every alert is false.\n',
   );
-  console.log(
+  rec.log(
     '| dwell | runs | exact | exact % | alerts /100 plies | runs with an alert | withdrawn | invented plies (runs) | lost plies (runs) | wrong records | ended by the daemon | provisional wrong readings /100 plies | possible findings /100 plies | events/s |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  rec.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const [key, s] of Object.entries(rows)) {
     const per100 = (n: number): string => ((100 * n) / Math.max(1, s.plies)).toFixed(2);
-    console.log(
+    rec.log(
       `| ${key} | ${s.runs} | ${s.exact} | ${((100 * s.exact) / Math.max(1, s.runs)).toFixed(1)} % | ${per100(s.alerts)} | ${s.runsWithAlert} | ${s.withdrawn} | ${s.invented} | ${s.lost} | ${s.wrongRecord} | ${s.ended} | ${per100(s.provisional)} | ${per100(s.possible)} | ${Math.round(s.sensorEvents / Math.max(1e-9, s.seconds))} |`,
     );
   }
   for (const [key, s] of Object.entries(rows)) {
     const codes = Object.entries(s.byCode).sort((a, b) => b[1] - a[1]);
-    console.log(
+    rec.log(
       `\nDwell ${key}: ${s.plies} plies. Alerts per 100 plies: ${codes.map(([c, n]) => `${c} ${((100 * n) / Math.max(1, s.plies)).toFixed(2)} (${n})`).join(', ') || 'none'}`,
     );
     const classes = Object.entries(s.classes).sort((a, b) => b[1][0] - a[1][0]);
     for (const [c, [n, p]] of classes.slice(0, 25))
-      console.log(`  ${String(n).padStart(4)}  ${c}${p ? `  e.g. ${p.slice(root.length + 1)}` : ''}`);
+      rec.log(
+        `  ${String(n).padStart(4)}  ${c}${p ? `  e.g. ${p.startsWith(root) ? relative(root, p) : basename(p)}` : ''}`,
+      );
   }
+  if (values.report) writeReportSection('Recognition against independent handling', rec.lines.join('\n'));
 };
 
 const replay = (path: string): void => {

@@ -88,7 +88,11 @@ const chooseStops = (
 const stopCount = (h: Hands, rate: number): number =>
   h.rng.chance(rate) ? (h.rng.chance(h.p.secondStop) ? 2 : 1) : 0;
 
-/** The piece leaves `from`, rests on each stop, lands on `to` (the target's content is replaced directly). */
+/**
+ * The piece leaves `from`, rests on each stop, lands on `to` (the target's content is replaced
+ * directly). Without stops a slide may register on every empty square passed; the landing square
+ * may flicker.
+ */
 const carry = (h: Hands, from: Square, to: Square, piece: Piece, stops: Square[]): void => {
   h.tl.set(from, 'empty');
   for (const s of stops) {
@@ -97,8 +101,30 @@ const carry = (h: Hands, from: Square, to: Square, piece: Piece, stops: Square[]
     dwell(h);
     h.tl.set(s, 'empty');
   }
-  travel(h);
+  const passed = lineBetween(from, to);
+  if (
+    stops.length === 0 &&
+    passed.length > 0 &&
+    passed.every(s => h.tl.isEmpty(s)) &&
+    h.rng.chance(h.p.slide)
+  ) {
+    h.tags.push('slide');
+    for (const s of passed) {
+      h.tl.wait(h.rng.between(30, 150));
+      h.tl.set(s, piece);
+      h.tl.wait(h.rng.between(40, 200));
+      h.tl.set(s, 'empty');
+    }
+    h.tl.wait(h.rng.between(30, 150));
+  } else travel(h);
   h.tl.set(to, piece);
+  if (h.rng.chance(h.p.flicker)) {
+    h.tags.push('flicker');
+    h.tl.wait(h.rng.between(60, 250));
+    h.tl.set(to, 'empty');
+    h.tl.wait(h.rng.between(20, 100));
+    h.tl.set(to, piece);
+  }
 };
 
 /** A captured piece carried off may register for a moment on an empty square next to where it stood. */

@@ -19,6 +19,10 @@ export interface HandlingParams {
   readonly nextTo: number;
   /** When a stop square would show an earlier position of the game, chance it is the one taken. */
   readonly repeatStop: number;
+  /** Sliding moves: chance the piece registers for a moment on every square it passes (header quirk Q1, §5.4). */
+  readonly slide: number;
+  /** Chance the destination square flickers (empty, then the piece again, within 0.1 s) after the piece lands (§5.4 Q2). */
+  readonly flicker: number;
   /** One-square pawn pushes: chance the arrival is sensed before the departure (§5.5: 2 plies). */
   readonly placeBeforeLift: number;
   /** Capture orders, relative weights (§5.5: 25 direct replacement, 7 captured first, 3 capturer first). */
@@ -62,6 +66,8 @@ export const defaultParams: HandlingParams = {
   offLine: 2 / 11,
   nextTo: 0.05,
   repeatStop: 0.5,
+  slide: 0.03,
+  flicker: 0.02,
   placeBeforeLift: 0.06,
   captureDirect: 25,
   capturedFirst: 7,
