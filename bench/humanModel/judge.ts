@@ -13,7 +13,7 @@ import type { GameEvent } from '../../src/engine/events.js';
 import type { PlyTrace } from './play.js';
 
 export interface RunVerdict {
-  /** Final record equals the game's and no alert was raised. */
+  /** Final record equals the game's, nothing invented or lost on the way, no alert raised. */
   readonly exact: boolean;
   readonly wrongRecord: boolean;
   readonly invented: boolean;
@@ -40,8 +40,8 @@ export const judgeRun = (
   const problems: string[] = [];
   const issues: { kind: string; at?: number; ply?: number }[] = [];
   let record: string[] = [];
-  let invented = false;
-  let lost = false;
+  /** Set by `check` (a closure: kept in an object so the flow analysis sees the changes). */
+  const seen = { invented: false, lost: false };
   let provisional = 0;
   const begun = (t: number): number => plies.filter(p => p.beganAt <= t).length;
   const done = (j: number, t: number): boolean => (plies[j]?.doneAt ?? Infinity) <= t;
@@ -51,8 +51,8 @@ export const judgeRun = (
       ? plies.filter(p => p.pressAt !== undefined && p.pressAt < t).length
       : Math.max(0, plies.filter(p => p.doneAt < t).length - 1);
   const check = (t: number, what: string): void => {
-    if (!invented && record.length > begun(t)) {
-      invented = true;
+    if (!seen.invented && record.length > begun(t)) {
+      seen.invented = true;
       issues.push({ kind: 'invented', at: t });
       problems.push(
         `invented: ${what} at ${t} ms makes ${record.length} plies, ${begun(t)} begun on the board`,
@@ -62,8 +62,8 @@ export const judgeRun = (
       if (record[j] === want.sans[j]) continue;
       if (j >= begun(t)) continue;
       if (done(j, t)) {
-        if (!invented) {
-          invented = true;
+        if (!seen.invented) {
+          seen.invented = true;
           issues.push({ kind: 'invented', at: t, ply: j + 1 });
           problems.push(
             `invented: ply ${j + 1} published as ${record[j]} at ${t} ms, its handling (${want.sans[j]}) finished`,
@@ -73,8 +73,8 @@ export const judgeRun = (
     }
     const last = record.length - 1;
     if (last >= 0 && record[last] !== want.sans[last] && last < begun(t) && !done(last, t)) provisional++;
-    if (!lost && record.length < settled(t)) {
-      lost = true;
+    if (!seen.lost && record.length < settled(t)) {
+      seen.lost = true;
       issues.push({ kind: 'lost', at: t });
       problems.push(`lost: ${what} at ${t} ms leaves ${record.length} plies, ${settled(t)} already settled`);
     }
@@ -131,7 +131,8 @@ export const judgeRun = (
       `record: from ply ${from + 1} ${record.slice(from, from + 6).join(' ') || '(nothing)'}; game ${want.sans.slice(from, from + 6).join(' ') || '(nothing)'}`,
     );
   }
-  const exact = !wrongRecord && alerts.length === 0 && unexpectedEnd === undefined;
+  const { invented, lost } = seen;
+  const exact = !wrongRecord && !invented && !lost && alerts.length === 0 && unexpectedEnd === undefined;
   return {
     exact,
     wrongRecord,

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { makeBoardFen } from 'chessops/fen';
+import { judgeRun } from '../../bench/humanModel/judge.js';
 import { withOverrides, defaultParams } from '../../bench/humanModel/params.js';
 import { playGame } from '../../bench/humanModel/play.js';
 import { seededRng } from '../../bench/humanModel/rng.js';
 import { contentsOf } from '../../bench/humanModel/timeline.js';
 import { Game } from '../../src/engine/game.js';
+import type { GameEvent } from '../../src/engine/events.js';
 import type { SensedContent } from '../../src/engine/recognition/boardEvent.js';
 
 // A line with every kind of move the model handles: en passant, a capture promotion, castling on both sides.
@@ -57,5 +59,52 @@ describe('independent handling model', () => {
   it('names a wrong override', () => {
     expect(() => withOverrides(defaultParams, 'stopp=1')).toThrow(/unknown key 'stopp'/);
     expect(() => withOverrides(defaultParams, 'stop=-1')).toThrow(/stop needs a number/);
+  });
+});
+
+describe('judging a run against the handling', () => {
+  const plies = [
+    { ply: 1, san: 'e4', beganAt: 1000, doneAt: 1500, pressAt: 2000, tags: [] },
+    { ply: 2, san: 'e5', beganAt: 5000, doneAt: 5500, pressAt: 6000, tags: [] },
+  ];
+  const want = { sans: ['e4', 'e5'], end: undefined };
+  let seq = 0;
+  const move = (ply: number, san: string, at: number): GameEvent => ({
+    type: 'move',
+    ply,
+    san,
+    uci: '',
+    fen: '',
+    game: 'g',
+    seq: ++seq,
+    at,
+  });
+
+  it('a clean run is exact', () => {
+    const v = judgeRun([move(1, 'e4', 1500), move(2, 'e5', 5500)], plies, want, { clock: true });
+    expect(v.exact).toBe(true);
+  });
+
+  it('a ply published before its handling began is invented', () => {
+    const v = judgeRun([move(1, 'e4', 1500), move(2, 'e6', 1600), move(2, 'e5', 5500)], plies, want, {
+      clock: true,
+    });
+    expect([v.invented, v.wrongRecord]).toEqual([true, false]);
+  });
+
+  it('plies taken back below the pressed ones are lost', () => {
+    const back = {
+      type: 'correction',
+      fromPly: 1,
+      moves: [],
+      reason: 'takeback',
+      game: 'g',
+      seq: 9,
+      at: 7000,
+    };
+    const v = judgeRun([move(1, 'e4', 1500), move(2, 'e5', 5500), back as GameEvent], plies, want, {
+      clock: true,
+    });
+    expect([v.lost, v.wrongRecord, v.exact]).toEqual([true, true, false]);
   });
 });
