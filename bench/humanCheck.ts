@@ -282,7 +282,10 @@ const report = (rows: Record<string, Row>, seconds: number): void => {
     `Run: \`${cmd}\` on ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}; ${seconds.toFixed(0)} s wall.`,
   );
   rec.log(
-    'Handling: bench/humanModel (independent of src/engine/handling), no irregularity played: every alert is false.\n',
+    'Handling: bench/humanModel (independent of src/engine/handling), no irregularity played: every alert is false.',
+  );
+  rec.log(
+    "The model was written from the frequencies measured in real DGT captures (reference dgt-protocol.md §5.5) without reading the engine's generator, recogniser or supervisor; its default frequencies are those of the captures, the dwell is swept. It is still this project's model, not held-back handling. Provisional wrong readings: a move shown for a ply still in the hands (a stop), revised later. Failing runs are written as replayable cases (bench/humanModel/cases/README.md).\n",
   );
   rec.log(
     '| dwell | runs | exact | exact % | alerts /100 plies | runs with an alert | withdrawn | invented plies (runs) | lost plies (runs) | wrong records | ended by the daemon | provisional wrong readings /100 plies | possible findings /100 plies | events/s |',
