@@ -229,11 +229,19 @@ export const explain = (
   let exactFirst: Explanation[] = [];
   let partialFirst: Explanation[] = [];
   let partialOk: Explanation[] = [];
+  // At a press: half-made explanations in which the presser's move is complete and the reply has
+  // begun (pieces lifted by the opponent before the press was reported: a blitz reply taking the
+  // captured piece first). Preferred to a shallower reading of the presser's move as unfinished,
+  // which would judge an illegal move the board cannot prove.
+  let pressedOk: Explanation[] = [];
   let budget = opts.maxNodes ?? DEFAULT_MAX_NODES;
   for (let depth = 0; level.length > 0; depth++) {
     const exact: Explanation[] = [];
     const partial: Explanation[] = [];
     const next: Node[] = [];
+    // The side to move at this depth is not the presser's: the presser's move is made.
+    const toMove = depth % 2 === 0 ? root.turn : opposite(root.turn);
+    const afterPresser = opts.pressBy !== undefined && depth > 0 && toMove !== opts.pressBy;
     for (const node of level) {
       const diff = diffSquares(node.pos.board, s);
       const unseenOk =
@@ -250,7 +258,7 @@ export const explain = (
         }
         continue;
       }
-      if (unseenOk && partialOk.length === 0) {
+      if (unseenOk && (partialOk.length === 0 || (afterPresser && pressedOk.length === 0))) {
         if (isRemovalOnly(node.pos.board, s, diff)) {
           const residual: Residual = { kind: 'lifted', squares: diff };
           partial.push({
@@ -291,13 +299,15 @@ export const explain = (
     if (exactFirst.length === 0) exactFirst = fewestUnseen(exact);
     const exactOk = fewestUnseen(exact.filter(e => consistent(e, 'exact')));
     if (partialFirst.length === 0) partialFirst = partial;
-    if (partialOk.length === 0) partialOk = partial.filter(e => consistent(e, 'partial'));
+    const partialConsistent = partial.filter(e => consistent(e, 'partial'));
+    if (afterPresser && pressedOk.length === 0) pressedOk = partialConsistent.filter(e => e.made === depth);
+    if (partialOk.length === 0) partialOk = partialConsistent;
     if (exactOk.length > 0) {
       return {
         exact: exactOk,
         exactConsistent: true,
-        partial: partialOk.length > 0 ? partialOk : partialFirst,
-        partialConsistent: partialOk.length > 0,
+        partial: pressedOk.length > 0 ? pressedOk : partialOk.length > 0 ? partialOk : partialFirst,
+        partialConsistent: pressedOk.length > 0 || partialOk.length > 0,
       };
     }
     level = next;
@@ -305,7 +315,7 @@ export const explain = (
   return {
     exact: exactFirst,
     exactConsistent: false,
-    partial: partialOk.length > 0 ? partialOk : partialFirst,
-    partialConsistent: partialOk.length > 0,
+    partial: pressedOk.length > 0 ? pressedOk : partialOk.length > 0 ? partialOk : partialFirst,
+    partialConsistent: pressedOk.length > 0 || partialOk.length > 0,
   };
 };

@@ -85,10 +85,20 @@ const castlingOrder = (j: Judge, trace: TurnTrace): Art4Alert | undefined => {
   const side = castlingSide(j.pos, j.move);
   if (!side || !j.profile.moving.rookFirstBarsCastling) return undefined;
   const own = trace.touches.filter(t => t.own);
-  const rook = own.findIndex(t => t.origin === j.move.to);
-  const king = own.findIndex(t => t.origin === j.move.from);
-  if (rook < 0 || (king >= 0 && king < rook)) return undefined;
-  const sameTime = king >= 0 && own[king]?.at === own[rook]?.at;
+  const rook = own[own.findIndex(t => t.origin === j.move.to)];
+  const king = own[own.findIndex(t => t.origin === j.move.from)];
+  // The king moved: when its lift is not in the turn's trace, it came before the turn was seen to
+  // open (the opponent's press reported after it), so before the rook's.
+  if (!rook || !king || king.at < rook.at || (king.at === rook.at && own.indexOf(king) < own.indexOf(rook)))
+    return undefined;
+  // Lifted together, the two are reported one after the other in the board's scan order (a1 before
+  // e1): the board cannot tell "rook first" from "at the same time" when nothing else happened
+  // between the two lifts, within one settle window.
+  const sameTime =
+    king.at - rook.at < j.settleMs &&
+    !rook.returned &&
+    !trace.placements.some(p => p.since <= king.at && p.since >= rook.at) &&
+    !own.some(t => t !== rook && t !== king && t.at >= rook.at && t.at <= king.at);
   if (sameTime && j.profile.moving.simultaneousKingRookTouch === 'kingFirst') return undefined;
   return {
     code: 'castling-order',

@@ -12,6 +12,7 @@
  */
 import type { PublishedMove } from '../recognition/outputs.js';
 import { DEFAULT_QUIET_MS } from '../events.js';
+import { advanceAnchor } from '../recognition/publish.js';
 import { diffSquares, isRemovalOnly } from '../recognition/sensedBoard.js';
 import { type Art4Finding, checkArt4, publishArt4 } from './art4.js';
 import { endWith } from './ending.js';
@@ -132,6 +133,11 @@ export const commitQuiet = (tx: Tx, now: number): void => {
   const due = since + quietMsOf(tx);
   if (now < due || st.rec.dirty || !moverDone(tx)) return;
   judgeUpTo(tx, tip, due);
+  // Without a clock nothing else makes the move final before the reply is published: having stood
+  // this long, it is final for recognition too, and no later board (a ghost of a captured piece, a
+  // capturer resting on one of its squares) revises it.
+  if (!isClocked(tx) && !tx.st.ended && tx.st.rec.anchor < tip)
+    patch(tx, { rec: advanceAnchor(tx.st.rec, tip, due, 'reply').state });
 };
 
 /**

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { makeBoardFen } from 'chessops/fen';
+import { judgeRun } from '../../bench/humanModel/judge.js';
+import { withOverrides, defaultParams } from '../../bench/humanModel/params.js';
+import { playGame } from '../../bench/humanModel/play.js';
+import { seededRng } from '../../bench/humanModel/rng.js';
+import { contentsOf } from '../../bench/humanModel/timeline.js';
+import { Game } from '../../src/engine/game.js';
+import type { GameEvent } from '../../src/engine/events.js';
+import type { SensedContent } from '../../src/engine/recognition/boardEvent.js';
+
+// A line with every kind of move the model handles: en passant, a capture promotion, castling on both sides.
+const SANS = 'e4 d5 e5 f5 exf6 Nc6 fxg7 Bf5 gxh8=Q Qd7 Nf3 O-O-O Bc4 e6 O-O'.split(' ');
+const game = SANS.reduce((g, san) => g.playSan(san).unwrap(), Game.standard());
+const busy = withOverrides(
+  defaultParams,
+  'stop=0.6,nextTo=0.6,captureStop=0.6,capturedFirst=30,ghost=0.5,repeatStop=1,adjust=0.3,blitz=0.3,replyBeforePress=0.1,castleBothInHand=1,epCapturedFirst=1,promoPawnFirst=0.5',
+);
+
+describe('independent handling model', () => {
+  it('ends every run on the game final position, events in time order, with the presses of every ply', () => {
+    const tags = new Set<string>();
+    for (let seed = 1; seed <= 40; seed++) {
+      const played = playGame(game, seededRng(`line:${seed}`), busy, { clock: true });
+      const board: SensedContent[] = contentsOf(game.positionAt(0).board);
+      let last = -Infinity;
+      for (const e of played.inputs) {
+        expect(e.at).toBeGreaterThanOrEqual(last);
+        last = e.at;
+        if (e.kind === 'square') board[e.square] = e.piece;
+      }
+      expect(board).toEqual(contentsOf(game.positionAt(game.length).board));
+      expect(played.inputs.filter(e => e.kind === 'press')).toHaveLength(SANS.length);
+      for (const p of played.plies) for (const t of p.tags) tags.add(t);
+    }
+    for (const t of [
+      'castle-both-in-hand',
+      'ep-captured-first',
+      'promo-pawn-first',
+      'capture-captured-first',
+      'stop-line',
+      'stop-next-to',
+      'ghost',
+      'adjust',
+      'reply-before-press',
+    ])
+      expect(tags).toContain(t);
+  });
+
+  it('is deterministic per seed, and plays no press without a clock', () => {
+    const a = playGame(game, seededRng('x:1'), defaultParams, { clock: true });
+    const b = playGame(game, seededRng('x:1'), defaultParams, { clock: true });
+    expect(a.inputs).toEqual(b.inputs);
+    const c = playGame(game, seededRng('x:1'), defaultParams, { clock: false });
+    expect(c.inputs.some(e => e.kind === 'press')).toBe(false);
+    expect(makeBoardFen(game.positionAt(game.length).board)).toContain('2kr');
+  });
+
+  it('names a wrong override', () => {
+    expect(() => withOverrides(defaultParams, 'stopp=1')).toThrow(/unknown key 'stopp'/);
+    expect(() => withOverrides(defaultParams, 'stop=-1')).toThrow(/stop needs a number/);
+  });
+});
+
+describe('judging a run against the handling', () => {
+  const plies = [
+    { ply: 1, san: 'e4', beganAt: 1000, doneAt: 1500, pressAt: 2000, tags: [] },
+    { ply: 2, san: 'e5', beganAt: 5000, doneAt: 5500, pressAt: 6000, tags: [] },
+  ];
+  const want = { sans: ['e4', 'e5'], end: undefined };
+  let seq = 0;
+  const move = (ply: number, san: string, at: number): GameEvent => ({
+    type: 'move',
+    ply,
+    san,
+    uci: '',
+    fen: '',
+    game: 'g',
+    seq: ++seq,
+    at,
+  });
+
+  it('a clean run is exact', () => {
+    const v = judgeRun([move(1, 'e4', 1500), move(2, 'e5', 5500)], plies, want, { clock: true });
+    expect(v.exact).toBe(true);
+  });
+
+  it('a ply published before its handling began is invented', () => {
+    const v = judgeRun([move(1, 'e4', 1500), move(2, 'e6', 1600), move(2, 'e5', 5500)], plies, want, {
+      clock: true,
+    });
+    expect([v.invented, v.wrongRecord]).toEqual([true, false]);
+  });
+
+  it('plies taken back below the pressed ones are lost', () => {
+    const back = {
+      type: 'correction',
+      fromPly: 1,
+      moves: [],
+      reason: 'takeback',
+      game: 'g',
+      seq: 9,
+      at: 7000,
+    };
+    const v = judgeRun([move(1, 'e4', 1500), move(2, 'e5', 5500), back as GameEvent], plies, want, {
+      clock: true,
+    });
+    expect([v.lost, v.wrongRecord, v.exact]).toEqual([true, true, false]);
+  });
+});
