@@ -12,6 +12,7 @@
  */
 import { Type, type Static, type TUnsafe } from '@sinclair/typebox';
 import { EDITIONS, GAME_TYPES, SUPERVISIONS } from '../../engine/types.js';
+import { USER_ROLES } from '../security/roles.js';
 
 /** The configuration format this build reads. */
 export const CONFIG_VERSION = 1;
@@ -199,6 +200,38 @@ export const HttpSchema = Section('The HTTP server: live PGN, web display, healt
   arbiter: Type.Optional(ArbiterCredentialsSchema),
 });
 
+export const UserSchema = Entry(
+  'One person or program that connects, and what it may do (docs/security.md)',
+  {
+    name: Type.String({
+      pattern: ID_PATTERN,
+      expects: ID_EXPECTS,
+      description: 'Login name (appears in request topics: letters, digits, - and _)',
+    }),
+    role: StringEnum(USER_ROLES, {
+      noun: 'role',
+      description:
+        'arbiter (decides games and clocks), operator (boards and rounds, no results), display or broadcast (read only)',
+    }),
+    passwordHash: Type.Optional(
+      Type.String({ minLength: 1, description: 'The salted hash `chessbridge passwd` writes (scrypt$…)' }),
+    ),
+    passwordFile: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'File holding the secret or its hash, one line (read at start)',
+      }),
+    ),
+    passwordEnv: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+        expects: 'an environment variable name',
+        description: 'Environment variable holding the secret (for automation)',
+      }),
+    ),
+  },
+);
+
 export const BoardSchema = Entry('One electronic board', {
   id: Type.String({
     pattern: ID_PATTERN,
@@ -301,6 +334,10 @@ export const ConfigSchema = Type.Object(
     mqtt: MqttSchema,
     http: HttpSchema,
     broadcast: BroadcastSchema,
+    users: Type.Array(UserSchema, {
+      default: [],
+      description: 'Who may connect and what each may do (docs/security.md)',
+    }),
     boards: Type.Array(BoardSchema, { default: [], description: 'The boards this daemon reads' }),
     pairings: Type.Array(PairingSchema, {
       default: [],
@@ -329,6 +366,7 @@ export type HttpConfig = Config['http'];
 export type ArbiterCredentialsConfig = NonNullable<HttpConfig['arbiter']>;
 export type BroadcastConfig = Config['broadcast'];
 export type BoardConfig = Config['boards'][number];
+export type UserConfig = Config['users'][number];
 export type PairingConfig = Config['pairings'][number];
 export type PlayerConfig = PairingConfig['white'];
 export type LoggingConfig = Config['logging'];

@@ -185,3 +185,51 @@ describe('laws and network', () => {
     expect(problemsOf(text)).toEqual([]);
   });
 });
+
+describe('users', () => {
+  const hash = 'scrypt$1024$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+  it.each([
+    [
+      'a name used twice',
+      [
+        'users:',
+        `  - { name: anna, role: arbiter, passwordEnv: A }`,
+        `  - { name: anna, role: display, passwordEnv: B }`,
+      ],
+      ['users[1].name: "anna" is already users[0] (line 3)'],
+    ],
+    [
+      'no secret, two secrets',
+      [
+        'users:',
+        '  - { name: anna, role: arbiter }',
+        `  - { name: bob, role: operator, passwordEnv: B, passwordFile: b.txt }`,
+      ],
+      [
+        'users[0]: give passwordHash (chessbridge passwd), passwordFile or passwordEnv (line 2)',
+        'users[1].passwordEnv: give one of passwordHash, passwordFile, passwordEnv, not passwordFile and passwordEnv (line 3)',
+      ],
+    ],
+    [
+      'a plain password where the hash goes',
+      ['users:', '  - { name: anna, role: arbiter, passwordHash: change-me }'],
+      [
+        'users[0].passwordHash: not a chessbridge password hash: expected scrypt$N$r$p$salt$hash, as `chessbridge passwd` writes it (line 2)',
+      ],
+    ],
+  ])('%s', (_name, lines, expected) => {
+    expect(problemsOf(lines.join('\n'))).toEqual(expected);
+  });
+
+  it('accepts one user per name with one secret each', () => {
+    expect(
+      problemsOf(
+        [
+          'users:',
+          `  - { name: anna, role: arbiter, passwordHash: '${hash}' }`,
+          '  - { name: wall, role: display, passwordEnv: WALL }',
+        ].join('\n'),
+      ),
+    ).toEqual([]);
+  });
+});
