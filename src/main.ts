@@ -13,7 +13,8 @@ import { asyncScheduler, finalize, firstValueFrom, type Observable, Subject, tak
 import { runCli, type DemoRequest, type SimulateRequest } from './bridge/cli/cli.js';
 import { type Config, loadConfig, unknownEnvNames } from './bridge/config/index.js';
 import { Daemon } from './bridge/daemon/daemon.js';
-import { DemoVenue, hasProgram, portOr } from './bridge/simulate/demo.js';
+import { DEMO_ARBITER, DEMO_ARBITER_ENV, DemoVenue, hasProgram, portOr } from './bridge/simulate/demo.js';
+import { generateSecret } from './bridge/security/passwords.js';
 import { type BoardOpener, makeBoardOpener } from './bridge/daemon/drivers.js';
 import { BoardLeds } from './bridge/daemon/leds.js';
 import { engineSupervisor } from './bridge/game/engine.js';
@@ -208,6 +209,9 @@ const runDemo = async (request: DemoRequest): Promise<number> => {
   try {
     await venue.start();
     const ports = { mqtt: await portOr(1883), ws: await portOr(9001), http: await portOr(8080) };
+    // The arbiter's secret is made for this run and printed: nothing of the demo is open to "any password".
+    const arbiterSecret = generateSecret();
+    process.env[DEMO_ARBITER_ENV] = arbiterSecret;
     const r = await loadConfig({ text: venue.configText(ports), name: 'demo' });
     if (r.isErr) {
       process.stderr.write(`chessbridge demo: ${r.error.message}\n`);
@@ -229,6 +233,7 @@ const runDemo = async (request: DemoRequest): Promise<number> => {
           a?.http === undefined ? '' : `  hall display    ${a.http}/ui/display/index.html?round=1`,
           a?.http === undefined ? '' : `  one board       ${a.http}/ui/display/board.html?game=r1-b1`,
           a?.http === undefined ? '' : `  arbiter console ${a.http}/ui/console/index.html`,
+          `  arbiter login   user ${DEMO_ARBITER}, password ${arbiterSecret} (made for this run)`,
           a?.http === undefined ? '' : `  live PGN        ${a.http}/round-1/games.pgn`,
           `  MQTT            ${a?.mqtt ?? ''}${a?.ws === undefined ? '' : ` (WebSocket ${a.ws})`}, topics chessbridge/#`,
           request.once ? '  exits when the games are over' : '  Ctrl-C to stop',

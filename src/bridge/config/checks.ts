@@ -283,11 +283,19 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 /** The embedded broker: open to the network only with credentials; no two listeners on one port. */
 const brokerProblems = (broker: BrokerConfig, http: HttpConfig | undefined): SchemaProblem[] => {
   const out: SchemaProblem[] = [];
-  if (!LOOPBACK.test(broker.host) && (broker.username === undefined || broker.password === undefined))
+  for (const old of ['username', 'password'] as const)
+    if (broker[old] !== undefined)
+      out.push(
+        problem(
+          ['mqtt', 'broker', old],
+          'no longer read: one shared password let any holder act as the daemon; give each person a user in users (docs/security.md)',
+        ),
+      );
+  if (broker.anonymousRead && !LOOPBACK.test(broker.host))
     out.push(
       problem(
-        ['mqtt', 'broker', 'host'],
-        `the embedded broker listens on ${broker.host}, beyond this machine: set mqtt.broker.username and password`,
+        ['mqtt', 'broker', 'anonymousRead'],
+        `only for a single-machine demo: the broker listens on ${broker.host}, beyond this machine`,
       ),
     );
   if (broker.wsPort === broker.port)
@@ -317,10 +325,7 @@ export const crossFieldProblems = (value: unknown): SchemaProblem[] => {
     const tc = parseReadableTimeControl(timeControl);
     if (tc.isErr) out.push(problem(['laws', 'timeControl'], tc.error.message));
   }
-  out.push(
-    ...credentialProblems(['mqtt'], mqtt),
-    ...credentialProblems(['mqtt', 'broker'], field(mqtt, 'broker')),
-  );
+  out.push(...credentialProblems(['mqtt'], mqtt));
   out.push(...arbiterProblems(field(field(value, 'http'), 'arbiter')));
   out.push(...userProblems(validEntries(field(value, 'users'), isUser)));
   if (field(mqtt, 'url') === undefined && broker !== undefined) out.push(...brokerProblems(broker, http));

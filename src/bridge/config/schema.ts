@@ -135,8 +135,31 @@ export const BrokerSchema = Section('The embedded broker, used when mqtt.url is 
     default: 9001,
     description: 'MQTT over WebSocket port for browsers; 0 = none',
   }),
-  username: Type.Optional(Type.String({ minLength: 1, description: 'User clients must log in as' })),
-  password: Type.Optional(Type.String({ minLength: 1, description: 'Password clients must give' })),
+  anonymousRead: Type.Boolean({
+    default: false,
+    description:
+      'Let clients connect without credentials, to read only; for a single-machine demo on 127.0.0.1, never in a hall (docs/security.md)',
+  }),
+  origins: Type.Array(
+    Type.String({ pattern: '^https?://[^\\s/]+$', expects: 'an origin such as http://hall-pc:8080' }),
+    {
+      default: [],
+      description:
+        "Web origins whose pages may connect over WebSocket, besides the pages of this daemon's own HTTP server",
+    },
+  ),
+  username: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 'No longer read (check refuses it): give each person a user in `users`',
+    }),
+  ),
+  password: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 'No longer read (check refuses it): give each person a user in `users`',
+    }),
+  ),
 });
 
 export const MqttSchema = Section('MQTT: where games are published and requests arrive', {
@@ -336,7 +359,8 @@ export const ConfigSchema = Type.Object(
     broadcast: BroadcastSchema,
     users: Type.Array(UserSchema, {
       default: [],
-      description: 'Who may connect and what each may do (docs/security.md)',
+      description:
+        'Who may connect to the embedded broker and the arbiter routes, and what each may do (docs/security.md)',
     }),
     boards: Type.Array(BoardSchema, { default: [], description: 'The boards this daemon reads' }),
     pairings: Type.Array(PairingSchema, {

@@ -32,6 +32,7 @@ import type { GameRegistry } from './games.js';
 import { journalSettingsOf, readableTimeControl } from '../game/gameSpecs.js';
 import { INITIAL_FEN } from 'chessops/fen';
 import { Game } from '../../engine/game.js';
+import { describeActor } from '../security/roles.js';
 
 export interface HandlerContext {
   readonly games: GameRegistry;
@@ -50,9 +51,13 @@ const paramsOf = (req: object): JsonValue => {
   return rest;
 };
 
-/** The journal's source of a command: the context's, else `mqtt:<action>`. */
+/** The journal's source of a command: the context's, else who acted (`mqtt role=… user=…`). */
 const sourceOf = (ctx: HandlerContext, meta: RequestMeta): string =>
-  ctx.sourceOf === undefined ? `mqtt:${meta.action}` : ctx.sourceOf(meta);
+  ctx.sourceOf !== undefined
+    ? ctx.sourceOf(meta)
+    : meta.actor === undefined
+      ? `mqtt:${meta.action}`
+      : describeActor(meta.actor);
 
 /** A game command: journaled, decided, published; answers with the seq reached. */
 const gameCommand =

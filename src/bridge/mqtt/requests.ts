@@ -18,6 +18,8 @@ import { dataError } from '../../engine/types.js';
 import { MQTT_NAMESPACE, type LogFn } from './log.js';
 import type { IncomingMessage, PublishOptions } from './client.js';
 import { type JsonObject, type ResponseEnvelope, type Topics } from './topics.js';
+import { readRequestTopic, type RequestSender } from './brokerAccess.js';
+import type { Actor } from '../security/roles.js';
 import {
   isRequestAction,
   REQUEST_ACTIONS,
@@ -52,6 +54,12 @@ export interface RequestServiceContext {
   readonly log: LogFn;
   /** Wall clock in ms (injected for tests). */
   readonly now?: () => number;
+  /**
+   * Who sent a request, from what its topic says (see brokerAccess.ts), or why it is refused
+   * before its handler (an unverified sender, an action the role may not make). Absent: nobody
+   * is checked (unit tests of the service).
+   */
+  readonly authorize?: (sender: RequestSender, action: RequestAction) => Result<Actor, Error>;
 }
 
 /** One answered request, for logs and metrics. */
@@ -180,7 +188,12 @@ const answer = async (
 ): Promise<RequestOutcome | undefined> => {
   const log = (level: 'warning' | 'info' | 'debug' | 'error', text: string) =>
     ctx.log(level, text, `${MQTT_NAMESPACE}:requests`);
-  const action = message.topic.slice(message.topic.lastIndexOf('/') + 1);
+  const sender = readRequestTopic(ctx.connection.topics.base, message.topic);
+  if (sender === undefined) {
+    log('warning', `request on ${message.topic} ignored: not a request topic`);
+    return undefined;
+  }
+  const action = sender.action;
   const responseTopic = pickResponseTopic(ctx.connection.topics, action, message.responseTopic);
   if (responseTopic === undefined) {
     log('warning', `request on ${message.topic} ignored: no valid response topic`);
@@ -195,9 +208,16 @@ const answer = async (
   } else {
     const { action: known, request } = parsed.value;
     transaction = request.transaction;
-    const meta: RequestMeta = { action: known, topic: message.topic, receivedAt: (ctx.now ?? Date.now)() };
+    const actor = ctx.authorize?.(sender, known);
+    const meta: RequestMeta = {
+      action: known,
+      topic: message.topic,
+      receivedAt: (ctx.now ?? Date.now)(),
+      ...(actor?.isOk === true ? { actor: actor.value } : {}),
+    };
     try {
-      result = await dispatch(ctx.handlers, known, request, meta);
+      result =
+        actor?.isErr === true ? Result.err(actor.error) : await dispatch(ctx.handlers, known, request, meta);
     } catch (error) {
       log(
         'error',

@@ -5,8 +5,8 @@
  * but set no result; displays and broadcast tools read.
  *
  *   mayRequest('operator', 'set_result');   // false
- *   requestTopicOf('chessbridge', 'chessbridge/bridge/request/anna/set_result');
- *     // { user: 'anna', action: 'set_result' }
+ *   refusalOf({ role: 'operator', user: 'olga', transport: 'mqtt' }, 'set_result');
+ *     // 'not allowed: olga (role operator) may not request set_result (may: start_game, …)'
  */
 import { REQUEST_ACTIONS, type RequestAction } from '../wire/requestSchema.js';
 
@@ -43,22 +43,32 @@ export const actionsOf = (role: Role): readonly RequestAction[] =>
 /** Whether a role may publish requests at all (the broker's coarse rule; the daemon decides per action). */
 export const requestsAnything = (role: Role): boolean => ALLOWED[role].size > 0;
 
-/** `<base>/bridge/request/<user>/<action>` read back; undefined for any other topic. */
-export const requestTopicOf = (
-  base: string,
-  topic: string,
-): { readonly user: string; readonly action: string } | undefined => {
-  const prefix = `${base}/bridge/request/`;
-  if (!topic.startsWith(prefix)) return undefined;
-  const rest = topic.slice(prefix.length).split('/');
-  if (rest.length !== 2 || rest[0] === '' || rest[1] === '') return undefined;
-  return { user: rest[0] as string, action: rest[1] as string };
-};
+/** Who made a request: the verified user and role, the transport, and where it came from. */
+export interface Actor {
+  readonly role: Role;
+  readonly user: string;
+  readonly transport: 'mqtt' | 'http';
+  /** MQTT client id, when the broker saw it. */
+  readonly client?: string;
+  /** Network address, when known. */
+  readonly address?: string;
+}
 
-/** `<base>/bridge/response/<user>/…`: the user a response topic belongs to; undefined otherwise. */
-export const responseTopicUser = (base: string, topic: string): string | undefined => {
-  const prefix = `${base}/bridge/response/`;
-  if (!topic.startsWith(prefix)) return undefined;
-  const user = topic.slice(prefix.length).split('/')[0];
-  return user === undefined || user === '' ? undefined : user;
-};
+/** `mqtt role=arbiter user=anna client=web-1f address=127.0.0.1`: the journal's source of a command. */
+export const describeActor = (a: Actor): string =>
+  [
+    a.transport,
+    `role=${a.role}`,
+    `user=${a.user}`,
+    ...(a.client === undefined ? [] : [`client=${JSON.stringify(a.client).slice(1, -1)}`]),
+    ...(a.address === undefined ? [] : [`address=${a.address}`]),
+  ].join(' ');
+
+/** Why `actor` may not make `action`; undefined when it may. */
+export const refusalOf = (actor: Actor, action: RequestAction): string | undefined =>
+  mayRequest(actor.role, action)
+    ? undefined
+    : `not allowed: ${actor.user} (role ${actor.role}) may not request ${action}` +
+      (actionsOf(actor.role).length === 0
+        ? ' (this role only reads)'
+        : ` (may: ${actionsOf(actor.role).join(', ')})`);

@@ -161,10 +161,13 @@ describe('laws and network', () => {
   it.each([
     ['laws: { timeControl: "40 moves" }', /^laws\.timeControl: .+ \(line 1\)$/],
     ['mqtt: { username: u }', /^mqtt\.password: missing: username is set \(line 1\)$/],
-    ['mqtt: { broker: { password: p } }', /^mqtt\.broker\.username: missing: password is set \(line 1\)$/],
     [
-      'mqtt: { broker: { host: 0.0.0.0 } }',
-      /^mqtt\.broker\.host: the embedded broker listens on 0\.0\.0\.0, beyond this machine/,
+      'mqtt: { broker: { password: p } }',
+      /^mqtt\.broker\.password: no longer read: .* give each person a user in users/,
+    ],
+    [
+      'mqtt: { broker: { host: 0.0.0.0, anonymousRead: yes } }',
+      /^mqtt\.broker\.anonymousRead: only for a single-machine demo: the broker listens on 0\.0\.0\.0/,
     ],
     ['mqtt: { broker: { wsPort: 1883 } }', /^mqtt\.broker\.wsPort: same port as mqtt\.broker\.port \(1883\)/],
     ['http: { port: 9001 }', /^http\.port: same port as mqtt\.broker\.wsPort \(9001\)/],
@@ -177,7 +180,7 @@ describe('laws and network', () => {
   it.each([
     'laws: { timeControl: 15+10 }',
     'laws: { timeControl: "2h/40 + 1h/20 + 15m, +30s from move 61" }',
-    'mqtt: { broker: { host: 0.0.0.0, username: u, password: p } }',
+    'mqtt: { broker: { host: 0.0.0.0 } }',
     'mqtt: { url: "mqtt://x", broker: { host: 0.0.0.0, wsPort: 1883 } }',
     'http: { enabled: no, port: 1883 }',
     'mqtt: { broker: { host: localhost } }',

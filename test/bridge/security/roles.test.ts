@@ -5,9 +5,9 @@ import {
   ROLES,
   actionsOf,
   mayRequest,
-  requestTopicOf,
+  describeActor,
+  refusalOf,
   requestsAnything,
-  responseTopicUser,
 } from '../../../src/bridge/security/roles.js';
 
 describe('requests per role', () => {
@@ -36,25 +36,22 @@ describe('requests per role', () => {
   });
 });
 
-describe('topics', () => {
-  it('reads user and action of a request topic', () => {
-    expect(requestTopicOf('cb', 'cb/bridge/request/anna/set_result')).toEqual({
-      user: 'anna',
-      action: 'set_result',
-    });
-  });
-
-  it.each([
-    'cb/bridge/request/set_result',
-    'cb/bridge/request//set_result',
-    'cb/bridge/request/anna/',
-    'other/bridge/request/anna/x',
-    'cb/bridge/request/anna/x/y',
-  ])('finds no request in %s', topic => expect(requestTopicOf('cb', topic)).toBeUndefined());
-
-  it('reads the user of a response topic', () => {
-    expect(responseTopicUser('cb', 'cb/bridge/response/anna/42')).toBe('anna');
-    expect(responseTopicUser('cb', 'cb/bridge/response/')).toBeUndefined();
-    expect(responseTopicUser('cb', 'cb/game/1')).toBeUndefined();
+describe('actors', () => {
+  it('describes who acted for the journal, and refuses what the role may not do', () => {
+    const actor = {
+      role: 'operator',
+      user: 'olga',
+      transport: 'mqtt',
+      client: 'web-1',
+      address: '192.0.2.4',
+    } as const;
+    expect(describeActor(actor)).toBe('mqtt role=operator user=olga client=web-1 address=192.0.2.4');
+    expect(refusalOf(actor, 'start_game')).toBeUndefined();
+    expect(refusalOf(actor, 'clock_text')).toBe(
+      'not allowed: olga (role operator) may not request clock_text (may: start_game, stop_game, bind_board, resync_board)',
+    );
+    expect(refusalOf({ role: 'display', user: 'wall', transport: 'http' }, 'set_result')).toBe(
+      'not allowed: wall (role display) may not request set_result (this role only reads)',
+    );
   });
 });
