@@ -61,6 +61,8 @@ export interface DaemonContext {
   readonly httpPort?: number;
   /** Let the embedded broker listen on any free ports (tests, the demo's fallback). */
   readonly brokerPorts?: { readonly port: number; readonly wsPort: number };
+  /** Milliseconds between two aggregate lines of failed MQTT logins (default 60 000). */
+  readonly loginReportMs?: number;
 }
 
 export interface DaemonAddresses {
@@ -230,6 +232,7 @@ export class Daemon {
               anonymousRead: config.mqtt.broker.anonymousRead,
               origins: config.mqtt.broker.origins,
               httpPort: () => this.httpPort(),
+              ...(this.ctx.loginReportMs === undefined ? {} : { reportEveryMs: this.ctx.loginReportMs }),
             },
           })
         : undefined;
