@@ -14,7 +14,8 @@ import { runCli, type DemoRequest, type SimulateRequest } from './bridge/cli/cli
 import { type Config, loadConfig, unknownEnvNames } from './bridge/config/index.js';
 import { Daemon } from './bridge/daemon/daemon.js';
 import { DEMO_ARBITER, DEMO_ARBITER_ENV, DemoVenue, hasProgram, portOr } from './bridge/simulate/demo.js';
-import { generateSecret } from './bridge/security/passwords.js';
+import { generateSecret, hashPassword, weakSecretProblem } from './bridge/security/passwords.js';
+import { weakSecretProblems } from './bridge/security/configUsers.js';
 import { type BoardOpener, makeBoardOpener } from './bridge/daemon/drivers.js';
 import { BoardLeds } from './bridge/daemon/leds.js';
 import { engineSupervisor } from './bridge/game/engine.js';
@@ -156,11 +157,35 @@ const check = async (path: string) => {
   const warnings = unknownEnvNames(process.env).map(n => `${n} names no configuration field`);
   if (r.isErr) return { problems: r.error.problems, summary: '', warnings };
   const c = r.value;
+  const weak = await weakSecretProblems(c.users, process.env);
+  for (const key of ['token', 'password'] as const) {
+    const inline = c.http.arbiter?.[key];
+    const why = inline === undefined ? undefined : weakSecretProblem(inline);
+    if (why !== undefined) weak.push(`http.arbiter.${key}: weak secret: ${why}`);
+  }
+  if (weak.length > 0) return { problems: weak, summary: '', warnings };
   return {
     problems: [],
     summary: `valid: ${c.boards.length} boards, ${c.pairings.length} pairings, ${c.laws.edition} ${c.laws.gameType}, MQTT ${c.mqtt.url ?? 'embedded broker'}`,
     warnings,
   };
+};
+
+/** `chessbridge passwd`: the hash of the first line of stdin, or of a generated secret. */
+const passwd = async (
+  generate: boolean,
+): Promise<{ ok: true; hash: string; secret?: string } | { ok: false; error: string }> => {
+  if (generate) {
+    const secret = generateSecret();
+    return { ok: true, hash: await hashPassword(secret), secret };
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const secret = Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? '';
+  if (secret === '') return { ok: false, error: 'no secret on standard input (or use --generate)' };
+  const why = weakSecretProblem(secret);
+  if (why !== undefined) return { ok: false, error: `weak secret: ${why}` };
+  return { ok: true, hash: await hashPassword(secret) };
 };
 
 const runDaemon = async (path: string): Promise<number> => {
@@ -276,6 +301,7 @@ export const main = (argv: readonly string[]): Promise<number> => {
     version,
     env: process.env,
     check,
+    passwd,
     runDaemon,
     runDemo,
     runSimulate: runSimulator,
