@@ -432,18 +432,18 @@ describe.skipIf(!CHROMIUM_PATH)('acceptance 1 through the daemon: display and ar
       .split('\n')
       .filter(l => l.startsWith('{'))
       .map(l => JSON.parse(l) as JournalLine)
-      .filter(r => r.type === 'command' && r.source?.startsWith('http:') === true);
+      .filter(r => r.type === 'command' && r.source?.startsWith('http ') === true);
     // The two actions carried out, and nothing of the refused or malformed requests.
     expect(commands).toEqual([
       expect.objectContaining({
         action: 'restore_position',
         params: { game_id: GAME, ply: BEFORE_ILLEGAL },
-        source: 'http:token@127.0.0.1',
+        source: 'http role=arbiter user=(token) address=127.0.0.1',
       }),
       expect.objectContaining({
         action: 'resync_board',
         params: { board_id: board.id },
-        source: 'http:token@127.0.0.1',
+        source: 'http role=arbiter user=(token) address=127.0.0.1',
       }),
     ]);
     expect(pageErrors).toEqual([]);

@@ -34,6 +34,18 @@ describe('a hall full of phones: the embedded broker and the daemon', () => {
   let url: string;
   let sink: Subscriber<Observation> | undefined;
   const clients: MqttClient[] = [];
+  /** An arbiter action over HTTP with a user's Basic credentials: the status and the body. */
+  const post = async (login: { username: string; password: string }, action: string, body: object) => {
+    const r = await fetch(`${daemon.addresses?.http ?? ''}/api/arbiter/${action}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Basic ${Buffer.from(`${login.username}:${login.password}`).toString('base64')}`,
+      },
+      body: JSON.stringify(body),
+    });
+    return { status: r.status, body: (await r.json()) as { status: string; error?: string } };
+  };
   const journal = () => readFile(join(dir, 'journal', 'games', `${GAME}.jsonl`), 'utf8');
 
   const client = async (options: IClientOptions): Promise<MqttClient> => {
@@ -81,7 +93,7 @@ describe('a hall full of phones: the embedded broker and the daemon', () => {
           'laws: { gameType: rapid, timeControl: 15+10 }',
           `journal: { dir: ${join(dir, 'journal')}, checkpointSeconds: 1 }`,
           'mqtt: { clientId: hall-daemon }',
-          'http: { enabled: no }',
+          'http: { enabled: yes }',
           'users:',
           `  - { name: anna, role: arbiter, passwordHash: '${await hashPassword(ANNA.password)}' }`,
           '  - { name: olga, role: operator, passwordEnv: SECURITY_TEST_OLGA }',
@@ -106,6 +118,7 @@ describe('a hall full of phones: the embedded broker and the daemon', () => {
           return () => (sink = undefined);
         }),
       brokerPorts: { port: 0, wsPort: 0 },
+      httpPort: 0,
       loginReportMs: 500,
     });
     await daemon.start();
@@ -235,13 +248,42 @@ describe('a hall full of phones: the embedded broker and the daemon', () => {
     expect(codes.filter(c => c === 0)).toEqual([]);
     expect(rightOk).toBe(4);
     await waitFor(
-      () => lines.some(l => /MQTT logins: \d+ failed logins from \S+ \(users anna\)/.test(l)),
+      () => lines.some(l => /logins \(MQTT and HTTP\): \d+ failed logins from \S+ \(users anna\)/.test(l)),
       5000,
       'the aggregate',
     );
-    const aggregate = lines.filter(l => l.includes('MQTT logins:'));
+    const aggregate = lines.filter(l => l.includes('logins (MQTT and HTTP):'));
     expect(aggregate.length).toBeLessThan(200);
     console.log(`2,000 wrong MQTT passwords in ${seconds.toFixed(1)} s; ${aggregate.length} log lines`);
     expect(seconds).toBeLessThan(60);
+  });
+
+  it('over HTTP too: an operator may not set a result (403), guesses are slowed, the right login works throughout', async () => {
+    const before = await journal();
+    const refused = await post(OLGA, 'set-result', { game_id: GAME, result: '0-1', reason: 'resignation' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatch(/^not allowed: olga \(role operator\) may not request set_result/);
+    expect(await journal()).toBe(before);
+    const started = Date.now();
+    const statuses: number[] = [];
+    for (let round = 0; round < 20; round++) {
+      const guesses = Array.from({ length: 50 }, (_, i) =>
+        post({ username: 'anna', password: `http-guess-${round}-${i}` }, 'resync-board', { board_id: 'b1' }),
+      );
+      statuses.push(...(await Promise.all(guesses)).map(r => r.status));
+      if (round % 5 === 0) expect((await post(ANNA, 'resync-board', { board_id: 'b1' })).status).toBe(200);
+    }
+    expect(statuses.filter(s => s === 200)).toEqual([]);
+    // A few are checked and refused (401); the rest are slowed unchecked (429).
+    expect(statuses.filter(s => s !== 401 && s !== 429)).toEqual([]);
+    expect(statuses.filter(s => s === 401).length).toBeLessThan(50);
+    console.log(`1,000 wrong HTTP passwords in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    // The game is over (the arbiter's result above): the resync is logged with who asked.
+    expect(
+      lines.some(l => /resync_board over HTTP \(anna, arbiter, from (::ffff:)?127\.0\.0\.1\): ok/.test(l)),
+    ).toBe(true);
+    expect(
+      lines.some(l => l.includes('set_result over HTTP (olga, operator') && l.includes('not allowed')),
+    ).toBe(true);
   });
 });

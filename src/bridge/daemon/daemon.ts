@@ -358,6 +358,7 @@ export class Daemon {
       ],
       arbiter: {
         ...secrets.value,
+        ...(this.users === undefined ? {} : { users: this.users }),
         actions: makeArbiterActions({
           games: parts.games,
           boards: parts.boards,

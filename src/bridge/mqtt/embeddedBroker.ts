@@ -230,7 +230,8 @@ export class EmbeddedBroker {
     if (access !== undefined) {
       const every = access.reportEveryMs ?? 60_000;
       this.reportTimer = setInterval(() => {
-        for (const line of access.users.failureReport()) this.log('warning', `MQTT logins: ${line}`);
+        for (const line of access.users.failureReport())
+          this.log('warning', `logins (MQTT and HTTP): ${line}`);
       }, every);
       this.reportTimer.unref();
     }
