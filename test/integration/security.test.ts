@@ -286,4 +286,28 @@ describe('a hall full of phones: the embedded broker and the daemon', () => {
       lines.some(l => l.includes('set_result over HTTP (olga, operator') && l.includes('not allowed')),
     ).toBe(true);
   });
+
+  it("a page of another site gets no WebSocket; the daemon's own pages do", async () => {
+    const ws = daemon.addresses?.ws ?? '';
+    const httpPort = new URL(daemon.addresses?.http ?? '').port;
+    const viaWs = (origin: string | undefined): Promise<string> =>
+      new Promise(resolve => {
+        const c = connect(ws, {
+          ...WALL,
+          protocolVersion: 4,
+          reconnectPeriod: 0,
+          connectTimeout: 5000,
+          ...(origin === undefined ? {} : { wsOptions: { headers: { Origin: origin } } }),
+        });
+        // A refused upgrade closes the socket (no CONNACK): 'close' before 'connect'.
+        c.once('connect', () => (c.end(true), resolve('connected')));
+        c.once('error', e => (c.end(true), resolve(`refused: ${e.message}`)));
+        c.once('close', () => (c.end(true), resolve('refused: closed')));
+      });
+    expect(await viaWs('http://evil.example')).toMatch(/^refused/);
+    expect(await viaWs(`http://127.0.0.1:${Number(httpPort) + 1}`)).toMatch(/^refused/);
+    expect(await viaWs(`http://127.0.0.1:${httpPort}`)).toBe('connected');
+    expect(await viaWs(undefined)).toBe('connected');
+    expect(lines.some(l => l.includes('WebSocket from the page of http://evil.example refused'))).toBe(true);
+  });
 });
