@@ -163,6 +163,8 @@ const check = async (path: string) => {
     const why = inline === undefined ? undefined : weakSecretProblem(inline);
     if (why !== undefined) weak.push(`http.arbiter.${key}: weak secret: ${why}`);
   }
+  const brokerPassword = c.mqtt.password === undefined ? undefined : weakSecretProblem(c.mqtt.password);
+  if (brokerPassword !== undefined) weak.push(`mqtt.password: weak secret: ${brokerPassword}`);
   if (weak.length > 0) return { problems: weak, summary: '', warnings };
   return {
     problems: [],

@@ -45,6 +45,7 @@ describe('secrets on the command line', () => {
     await writeFile(
       file,
       [
+        'mqtt: { url: "mqtt://hall:1883", username: daemon-a, password: change-me }',
         'users:',
         '  - { name: anna, role: arbiter, passwordEnv: WEAK_ANNA }',
         `  - { name: wall, role: display, passwordFile: ${join(dir, 'display.secret')} }`,
@@ -56,6 +57,7 @@ describe('secrets on the command line', () => {
     expect(r.err).toContain('users[0].passwordEnv: weak secret for anna: an example or well-known secret');
     expect(r.err).toContain('users[1].passwordFile: weak secret for wall: an example or well-known secret');
     expect(r.err).toContain('users[2].passwordEnv: WEAK_UNSET is not set (user olga)');
+    expect(r.err).toContain('mqtt.password: weak secret: an example or well-known secret');
     const short = await cli(['check', file], '', { WEAK_ANNA: 'a', WEAK_UNSET: 'long-enough-secret-1' });
     expect(short.err).toContain('users[0].passwordEnv: weak secret for anna: shorter than 12 characters');
   });
