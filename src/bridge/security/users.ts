@@ -117,11 +117,8 @@ export class UserDirectory {
     const known = this.known.get(user);
     if (entry !== undefined && known !== undefined && timingSafeEqual(known, digest))
       return { ok: true, principal: { user, role: entry.role } };
-    if (entry?.parsed === undefined) {
-      // No such user, or a plain secret that did not match: no hash to spend time on.
-      this.fail(address, user, 'wrong');
-      return { ok: false, why: 'wrong' };
-    }
+    // Every guess costs from the budgets, whether or not a hash is then computed: guessing a plain
+    // secret (or user names) is slowed as much as guessing a hashed one.
     const guessing = this.guessing(address, user);
     if (!this.take(this.buckets, address, guessing ? undefined : 0)) {
       this.fail(address, user, 'slowed');
@@ -131,12 +128,17 @@ export class UserDirectory {
       this.fail(address, user, 'slowed');
       return { ok: false, why: 'slowed' };
     }
+    if (entry?.parsed === undefined) {
+      // No such user, or a plain secret that did not match: no hash to spend time on.
+      this.fail(address, user, 'wrong');
+      return { ok: false, why: 'wrong' };
+    }
     if (guessing && this.running >= this.limits.concurrent && this.waiting.length >= this.limits.queue) {
       this.fail(address, user, 'busy');
       return { ok: false, why: 'busy' };
     }
     const parsed = entry.parsed;
-    const ok = await this.slot(guessing, () => verifyPassword(secret, parsed));
+    const ok = await this.slot(guessing, () => verifyPassword(secret, parsed)).catch(() => false);
     if (!ok) {
       this.fail(address, user, 'wrong');
       return { ok: false, why: 'wrong' };
