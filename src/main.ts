@@ -13,7 +13,9 @@ import { asyncScheduler, finalize, firstValueFrom, type Observable, Subject, tak
 import { runCli, type DemoRequest, type SimulateRequest } from './bridge/cli/cli.js';
 import { type Config, loadConfig, unknownEnvNames } from './bridge/config/index.js';
 import { Daemon } from './bridge/daemon/daemon.js';
-import { DemoVenue, hasProgram, portOr } from './bridge/simulate/demo.js';
+import { DEMO_ARBITER, DEMO_ARBITER_ENV, DemoVenue, hasProgram, portOr } from './bridge/simulate/demo.js';
+import { generateSecret, hashPassword, weakSecretProblem } from './bridge/security/passwords.js';
+import { weakSecretProblems } from './bridge/security/configUsers.js';
 import { type BoardOpener, makeBoardOpener } from './bridge/daemon/drivers.js';
 import { BoardLeds } from './bridge/daemon/leds.js';
 import { engineSupervisor } from './bridge/game/engine.js';
@@ -156,11 +158,37 @@ const check = async (path: string) => {
   const warnings = unknownEnvNames(process.env).map(n => `${n} names no configuration field`);
   if (r.isErr) return { problems: r.error.problems, summary: '', warnings };
   const c = r.value;
+  const weak = await weakSecretProblems(c.users, process.env);
+  for (const key of ['token', 'password'] as const) {
+    const inline = c.http.arbiter?.[key];
+    const why = inline === undefined ? undefined : weakSecretProblem(inline);
+    if (why !== undefined) weak.push(`http.arbiter.${key}: weak secret: ${why}`);
+  }
+  const brokerPassword = c.mqtt.password === undefined ? undefined : weakSecretProblem(c.mqtt.password);
+  if (brokerPassword !== undefined) weak.push(`mqtt.password: weak secret: ${brokerPassword}`);
+  if (weak.length > 0) return { problems: weak, summary: '', warnings };
   return {
     problems: [],
     summary: `valid: ${c.boards.length} boards, ${c.pairings.length} pairings, ${c.laws.edition} ${c.laws.gameType}, MQTT ${c.mqtt.url ?? 'embedded broker'}`,
     warnings,
   };
+};
+
+/** `chessbridge passwd`: the hash of the first line of stdin, or of a generated secret. */
+const passwd = async (
+  generate: boolean,
+): Promise<{ ok: true; hash: string; secret?: string } | { ok: false; error: string }> => {
+  if (generate) {
+    const secret = generateSecret();
+    return { ok: true, hash: await hashPassword(secret), secret };
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const secret = Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? '';
+  if (secret === '') return { ok: false, error: 'no secret on standard input (or use --generate)' };
+  const why = weakSecretProblem(secret);
+  if (why !== undefined) return { ok: false, error: `weak secret: ${why}` };
+  return { ok: true, hash: await hashPassword(secret) };
 };
 
 const runDaemon = async (path: string): Promise<number> => {
@@ -209,6 +237,9 @@ const runDemo = async (request: DemoRequest): Promise<number> => {
   try {
     await venue.start();
     const ports = { mqtt: await portOr(1883), ws: await portOr(9001), http: await portOr(8080) };
+    // The arbiter's secret is made for this run and printed: nothing of the demo is open to "any password".
+    const arbiterSecret = generateSecret();
+    process.env[DEMO_ARBITER_ENV] = arbiterSecret;
     const r = await loadConfig({ text: venue.configText(ports), name: 'demo' });
     if (r.isErr) {
       process.stderr.write(`chessbridge demo: ${r.error.message}\n`);
@@ -230,6 +261,7 @@ const runDemo = async (request: DemoRequest): Promise<number> => {
           a?.http === undefined ? '' : `  hall display    ${a.http}/ui/display/index.html?round=1`,
           a?.http === undefined ? '' : `  one board       ${a.http}/ui/display/board.html?game=r1-b1`,
           a?.http === undefined ? '' : `  arbiter console ${a.http}/ui/console/index.html`,
+          `  arbiter login   user ${DEMO_ARBITER}, password ${arbiterSecret} (made for this run)`,
           a?.http === undefined ? '' : `  live PGN        ${a.http}/round-1/games.pgn`,
           `  MQTT            ${a?.mqtt ?? ''}${a?.ws === undefined ? '' : ` (WebSocket ${a.ws})`}, topics chessbridge/#`,
           request.once ? '  exits when the games are over' : '  Ctrl-C to stop',
@@ -272,6 +304,7 @@ export const main = (argv: readonly string[]): Promise<number> => {
     version,
     env: process.env,
     check,
+    passwd,
     runDaemon,
     runDemo,
     runSimulate: runSimulator,

@@ -21,9 +21,9 @@
 /** What the transport knows of who sent a request. */
 export interface RequestOrigin {
   readonly transport: 'mqtt' | 'http';
-  /** The user the request was authenticated as (none yet: requests carry no verified identity). */
+  /** The user the request was authenticated as (the embedded broker's verified login, an HTTP user). */
   readonly user?: string;
-  /** The MQTT client id, where the broker reports it to the daemon. */
+  /** The MQTT client id (`<client id>@<address>` from the embedded broker). */
   readonly clientId?: string;
   /** The MQTT 5 response topic the request asked for (each client normally has its own). */
   readonly responseTopic?: string;

@@ -124,6 +124,8 @@ interface JournalLine {
   readonly source?: string;
 }
 
+const WATCH = { username: 'watch', password: 'accept7 watch 2026' };
+
 describe.skipIf(!CHROMIUM_PATH)('acceptance 1 through the daemon: display and arbiter console', () => {
   let dir: string;
   let venue: Venue;
@@ -149,6 +151,8 @@ describe.skipIf(!CHROMIUM_PATH)('acceptance 1 through the daemon: display and ar
     chunks = plyChunks(stepsOf(board, SPEED).first);
     const passwordFile = join(dir, 'arbiter-password');
     await writeFile(passwordFile, `${PASSWORD}\n`, { mode: 0o600 });
+    const watchFile = join(dir, 'watch-password');
+    await writeFile(watchFile, `${WATCH.password}\n`, { mode: 0o600 });
     const config = join(dir, 'accept7.yaml');
     await writeFile(
       config,
@@ -160,8 +164,10 @@ describe.skipIf(!CHROMIUM_PATH)('acceptance 1 through the daemon: display and ar
         mqtt: {
           baseTopic: BASE,
           clientId: 'accept7',
-          broker: { host: '127.0.0.1', port: mqttPort, wsPort },
+          // The pages read without credentials, as in the demo; the subscriber logs in as a reader.
+          broker: { host: '127.0.0.1', port: mqttPort, wsPort, anonymousRead: true },
         },
+        users: [{ name: 'watch', role: 'display', passwordFile: watchFile }],
         // The token is not in the file: CHESSBRIDGE_HTTP_ARBITER_TOKEN below; the password is in a file.
         http: { enabled: true, host: '127.0.0.1', port: httpPort, arbiter: { passwordFile } },
         boards: [
@@ -192,6 +198,7 @@ describe.skipIf(!CHROMIUM_PATH)('acceptance 1 through the daemon: display and ar
       `mqtt://127.0.0.1:${mqttPort}`,
       [`${BASE}/games/+/events`, `${BASE}/games/+`, `${BASE}/alerts`],
       'accept7-sub',
+      WATCH,
     );
     await waitFor(
       () => sub.latest(`${BASE}/games/${GAME}`) !== undefined,
@@ -425,18 +432,18 @@ describe.skipIf(!CHROMIUM_PATH)('acceptance 1 through the daemon: display and ar
       .split('\n')
       .filter(l => l.startsWith('{'))
       .map(l => JSON.parse(l) as JournalLine)
-      .filter(r => r.type === 'command' && r.source?.startsWith('http:') === true);
+      .filter(r => r.type === 'command' && r.source?.startsWith('http ') === true);
     // The two actions carried out, and nothing of the refused or malformed requests.
     expect(commands).toEqual([
       expect.objectContaining({
         action: 'restore_position',
         params: { game_id: GAME, ply: BEFORE_ILLEGAL },
-        source: 'http:token@127.0.0.1',
+        source: 'http role=arbiter user=(token) address=127.0.0.1',
       }),
       expect.objectContaining({
         action: 'resync_board',
         params: { board_id: board.id },
-        source: 'http:token@127.0.0.1',
+        source: 'http role=arbiter user=(token) address=127.0.0.1',
       }),
     ]);
     expect(pageErrors).toEqual([]);

@@ -102,7 +102,7 @@ describe('a claim of a possible Art. 4 breach, through the daemon', () => {
     expect(JSON.parse(response ?? '{}')).toMatchObject({ status: 'ok', transaction: 'c-1' });
     expect(await daemon.stop()).toBe(0);
     const journal = await readFile(join(dir, `journal-${CLIENT}`, 'games', `${game}.jsonl`), 'utf8');
-    expect(journal).toMatch(/"action":"claim".*"source":"mqtt:claim"/);
+    expect(journal).toMatch(/"action":"claim".*"source":"mqtt role=arbiter user=\(broker\)"/);
     assertJournalText(journal, `${game}.jsonl`);
   }, 90_000);
 });

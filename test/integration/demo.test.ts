@@ -4,6 +4,7 @@
  * are served while it runs, and it exits 0 once every game is over.
  */
 import { spawn } from 'node:child_process';
+import { connect, type IClientOptions } from 'mqtt';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../support/shared.js';
 import { waitFor } from './support.js';
@@ -40,6 +41,18 @@ describe('chessbridge demo --once', () => {
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<h1');
       expect((await fetch(`${display}/ui/vendor/mqtt.esm.js`)).status).toBe(200);
+      // The arbiter's login is made for the run and printed; nothing accepts any password.
+      const login = /arbiter login\s+user arbiter, password (\S+)/.exec(out);
+      expect(login?.[1]).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+      const mqttUrl = /MQTT\s+(mqtt:\/\/\S+)/.exec(out)?.[1] ?? '';
+      const loginCode = (options: IClientOptions) =>
+        new Promise<number>(resolve => {
+          const c = connect(mqttUrl, { protocolVersion: 4, reconnectPeriod: 0, ...options });
+          c.once('connect', () => (c.end(true), resolve(0)));
+          c.once('error', (e: Error & { code?: number }) => (c.end(true), resolve(e.code ?? -1)));
+        });
+      expect(await loginCode({ username: 'arbiter', password: 'any password' })).toBe(4);
+      expect(await loginCode({ username: 'arbiter', password: login?.[1] ?? '' })).toBe(0);
       expect(await exited).toBe(0);
       expect(out).toMatch(/game r1-b1 finished: 1-0 \(checkmate\)/);
       expect(out).toMatch(/game r1-b2 finished: 1-0 \(checkmate\)/);

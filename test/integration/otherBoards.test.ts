@@ -380,6 +380,9 @@ describe('Chessnut through the daemon in-process (in-memory HID device behind th
     await rm(dir, { recursive: true, force: true });
   });
 
+  // The subscriber logs in as a reader (the embedded broker admits only users).
+  const WATCH_SECRET = 'other boards watch 2026';
+  process.env.OTHER_BOARDS_WATCH_SECRET = WATCH_SECRET;
   const configOf = async (
     name: string,
     boards: readonly object[],
@@ -392,6 +395,7 @@ describe('Chessnut through the daemon in-process (in-memory HID device behind th
           laws: { gameType: 'rapid', timeControl: '15+10' },
           journal: { dir: join(dir, name), checkpointSeconds: 1 },
           mqtt: { clientId: name },
+          users: [{ name: 'watch', role: 'display', passwordEnv: 'OTHER_BOARDS_WATCH_SECRET' }],
           http: { enabled: false },
           boards,
           pairings,
@@ -435,6 +439,8 @@ describe('Chessnut through the daemon in-process (in-memory HID device behind th
     });
     const client: MqttClient = connect(daemon.addresses?.mqtt ?? '', {
       clientId: `${config.mqtt.clientId}-watch`,
+      username: 'watch',
+      password: WATCH_SECRET,
     });
     stops.push(() => client.endAsync());
     const seen: { topic: string; payload: string }[] = [];

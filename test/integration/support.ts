@@ -274,8 +274,10 @@ export const subscribe = async (
   url: string,
   filters: readonly string[],
   clientId: string,
+  /** A user of the embedded broker (an external test broker needs none). */
+  login?: { readonly username: string; readonly password: string },
 ): Promise<Subscriber> => {
-  const client = connect(url, { clientId, clean: false, reconnectPeriod: 200, protocolVersion: 4 });
+  const client = connect(url, { clientId, clean: false, reconnectPeriod: 200, protocolVersion: 4, ...login });
   const seen: Seen[] = [];
   // Every message the daemon publishes is checked against the wire's schema as it arrives.
   const problems: string[] = [];

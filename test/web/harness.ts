@@ -20,6 +20,8 @@ import { HttpServer } from '../../src/bridge/http/server.js';
 import { makeFileReplier } from '../../src/bridge/http/staticFiles.js';
 import { MqttConnection } from '../../src/bridge/mqtt/client.js';
 import { EmbeddedBroker } from '../../src/bridge/mqtt/embeddedBroker.js';
+import { makeDaemonUser } from '../../src/bridge/security/configUsers.js';
+import { UserDirectory } from '../../src/bridge/security/users.js';
 import { silentLog } from '../../src/bridge/mqtt/log.js';
 import { EventPublisher } from '../../src/bridge/mqtt/publisher.js';
 import type { Topics } from '../../src/bridge/mqtt/topics.js';
@@ -64,21 +66,39 @@ export const closeAll = async (...items: ({ close(): Promise<void> } | undefined
 };
 
 export const startWebStack = async (options: WebStackOptions = {}): Promise<WebStack> => {
+  // As in the demo: the test's publisher is the daemon, the pages read without credentials
+  // (anonymousRead) and the console logs in as the arbiter of `credentials`.
+  const daemon = makeDaemonUser();
+  const clientId = `web-test-${process.pid}`;
+  const bound: { port?: number } = {};
+  const creds = options.credentials;
   const broker = new EmbeddedBroker({
     log: silentLog,
     port: 0,
     wsPort: 0,
-    ...(options.credentials ?? {}),
+    access: {
+      users: new UserDirectory([
+        daemon.entry,
+        ...(creds === undefined
+          ? []
+          : [{ name: creds.username, role: 'arbiter' as const, secret: creds.password }]),
+      ]),
+      daemon: { user: daemon.name, clientId },
+      base: BASE,
+      anonymousRead: true,
+      httpPort: () => bound.port,
+    },
   });
   const addresses = await broker.start();
   const connection = new MqttConnection({
     url: addresses.url,
-    clientId: `web-test-${process.pid}`,
+    clientId,
     log: silentLog,
     base: BASE,
     protocolVersion: 4,
     startTimeoutMs: 10_000,
-    ...(options.credentials ?? {}),
+    username: daemon.name,
+    password: daemon.secret,
   });
   await connection.start();
   const publisher = new EventPublisher({ connection, log: silentLog, drainTimeoutMs: 1000 });
@@ -106,7 +126,8 @@ export const startWebStack = async (options: WebStackOptions = {}): Promise<WebS
       ? { arbiter: { token: options.arbiter.token, actions: options.arbiter.actions } }
       : {}),
   });
-  const httpUrl = `http://127.0.0.1:${(await server.start()).port}`;
+  bound.port = (await server.start()).port;
+  const httpUrl = `http://127.0.0.1:${bound.port}`;
   const wsUrl = addresses.wsUrl ?? '';
 
   return {

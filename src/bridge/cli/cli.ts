@@ -50,6 +50,13 @@ export interface CliIo {
   readonly check?: (
     path: string,
   ) => Promise<{ problems: readonly string[]; summary: string; warnings: readonly string[] }>;
+  /**
+   * `passwd`: the salted hash of a secret read from standard input (first line), or of a new one
+   * (`generate`, returned with it); a weak secret is refused with the reason.
+   */
+  readonly passwd?: (
+    generate: boolean,
+  ) => Promise<{ ok: true; hash: string; secret?: string } | { ok: false; error: string }>;
   /** Runs the daemon until a signal; resolves to the exit code. */
   readonly runDaemon?: (configPath: string) => Promise<number>;
   /** Runs the demo; resolves to the exit code. */
@@ -85,6 +92,7 @@ const VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   run: ['--config'],
   demo: ['--boards', '--speed', '--rounds', '--seed'],
   check: [],
+  passwd: [],
   ports: ['--timeout'],
   replay: ['--edition', '--type', '--supervision', '--driver', '--lang'],
   simulate: SIMULATE_VALUE_OPTIONS,
@@ -94,6 +102,7 @@ const FLAG_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   run: [],
   demo: ['--once'],
   check: [],
+  passwd: ['--generate'],
   ports: ['--no-probe'],
   replay: ['--json', '--examples'],
   simulate: SIMULATE_FLAG_OPTIONS,
@@ -303,6 +312,19 @@ export const runCli = async (argv: readonly string[], io: CliIo): Promise<number
         return 1;
       }
       io.out(`${file}: ${r.summary}`);
+      return 0;
+    }
+    case 'passwd': {
+      if (o.positional.length > 0)
+        return usage(io, 'passwd', `unexpected argument "${o.positional[0] ?? ''}"`);
+      if (!io.passwd) return missing(io, 'passwd');
+      const r = await io.passwd(o.flags.has('--generate'));
+      if (!r.ok) {
+        io.err(`chessbridge passwd: ${r.error}`);
+        return 1;
+      }
+      if (r.secret !== undefined) io.err(`secret (give it to the user; it is not stored): ${r.secret}`);
+      io.out(r.hash);
       return 0;
     }
     case 'ports': {

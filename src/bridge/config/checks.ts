@@ -4,7 +4,8 @@
  * board other than Certabo or shared by two boards, pairings bound to an unknown board, to two
  * boards or twice in a round, rounds beyond the event, an unreadable time control, an embedded
  * broker open to the network without credentials, ports that collide, HTTP arbiter credentials
- * given twice or not at all.
+ * given twice or not at all, users named twice or whose secret is given in no way or in two, an
+ * unreadable password hash.
  *
  * Each check looks only at the parts that passed the schema (a broken board entry is reported by
  * the schema and skipped here), so every mistake of a file is reported in one go.
@@ -13,6 +14,7 @@
  */
 import { Value } from '@sinclair/typebox/value';
 import { parseReadableTimeControl } from '../../engine/timeControl.js';
+import { parseHash } from '../security/passwords.js';
 import { makePathOf, type SchemaProblem } from './errors.js';
 import {
   BoardSchema,
@@ -20,11 +22,13 @@ import {
   HttpSchema,
   PairingSchema,
   TournamentSchema,
+  UserSchema,
   type BoardConfig,
   type BrokerConfig,
   type HttpConfig,
   type PairingConfig,
   type TournamentConfig,
+  type UserConfig,
 } from './schema.js';
 
 interface Indexed<T> {
@@ -40,6 +44,7 @@ const validEntries = <T>(list: unknown, isValid: (v: unknown) => v is T): Indexe
 
 const isBoard = (v: unknown): v is BoardConfig => Value.Check(BoardSchema, v);
 const isPairing = (v: unknown): v is PairingConfig => Value.Check(PairingSchema, v);
+const isUser = (v: unknown): v is UserConfig => Value.Check(UserSchema, v);
 const section = <T>(v: unknown, check: (x: unknown) => boolean): T | undefined =>
   check(v) ? (v as T) : undefined;
 
@@ -250,16 +255,55 @@ const arbiterProblems = (arbiter: unknown): SchemaProblem[] => {
   return out;
 };
 
+const SECRET_SOURCES = ['passwordHash', 'passwordFile', 'passwordEnv'] as const;
+
+/** Users: one name each, one way to give the secret, a readable hash. */
+const userProblems = (users: readonly Indexed<UserConfig>[]): SchemaProblem[] => {
+  const out: SchemaProblem[] = [];
+  for (const [name, same] of groupBy(users, u => u.item.name)) {
+    const [first, ...rest] = same;
+    for (const u of rest)
+      out.push(problem(['users', u.index, 'name'], `"${name}" is already users[${first?.index ?? 0}]`));
+  }
+  for (const { index, item } of users) {
+    const given = SECRET_SOURCES.filter(k => item[k] !== undefined);
+    if (given.length === 0)
+      out.push(
+        problem(['users', index], 'give passwordHash (chessbridge passwd), passwordFile or passwordEnv'),
+      );
+    for (const extra of given.slice(1))
+      out.push(
+        problem(
+          ['users', index, extra],
+          `give one of ${SECRET_SOURCES.join(', ')}, not ${given.join(' and ')}`,
+        ),
+      );
+    if (item.passwordHash !== undefined) {
+      const h = parseHash(item.passwordHash);
+      if (h.isErr) out.push(problem(['users', index, 'passwordHash'], h.error.message));
+    }
+  }
+  return out;
+};
+
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
 /** The embedded broker: open to the network only with credentials; no two listeners on one port. */
 const brokerProblems = (broker: BrokerConfig, http: HttpConfig | undefined): SchemaProblem[] => {
   const out: SchemaProblem[] = [];
-  if (!LOOPBACK.test(broker.host) && (broker.username === undefined || broker.password === undefined))
+  for (const old of ['username', 'password'] as const)
+    if (broker[old] !== undefined)
+      out.push(
+        problem(
+          ['mqtt', 'broker', old],
+          'no longer read: one shared password let any holder act as the daemon; give each person a user in users (docs/security.md)',
+        ),
+      );
+  if (broker.anonymousRead && !LOOPBACK.test(broker.host))
     out.push(
       problem(
-        ['mqtt', 'broker', 'host'],
-        `the embedded broker listens on ${broker.host}, beyond this machine: set mqtt.broker.username and password`,
+        ['mqtt', 'broker', 'anonymousRead'],
+        `only for a single-machine demo: the broker listens on ${broker.host}, beyond this machine`,
       ),
     );
   if (broker.wsPort === broker.port)
@@ -289,11 +333,9 @@ export const crossFieldProblems = (value: unknown): SchemaProblem[] => {
     const tc = parseReadableTimeControl(timeControl);
     if (tc.isErr) out.push(problem(['laws', 'timeControl'], tc.error.message));
   }
-  out.push(
-    ...credentialProblems(['mqtt'], mqtt),
-    ...credentialProblems(['mqtt', 'broker'], field(mqtt, 'broker')),
-  );
+  out.push(...credentialProblems(['mqtt'], mqtt));
   out.push(...arbiterProblems(field(field(value, 'http'), 'arbiter')));
+  out.push(...userProblems(validEntries(field(value, 'users'), isUser)));
   if (field(mqtt, 'url') === undefined && broker !== undefined) out.push(...brokerProblems(broker, http));
   return out;
 };

@@ -12,6 +12,7 @@
  */
 import { Type, type Static, type TUnsafe } from '@sinclair/typebox';
 import { EDITIONS, GAME_TYPES, SUPERVISIONS } from '../../engine/types.js';
+import { USER_ROLES } from '../security/roles.js';
 
 /** The configuration format this build reads. */
 export const CONFIG_VERSION = 1;
@@ -139,8 +140,31 @@ export const BrokerSchema = Section('The embedded broker, used when mqtt.url is 
     default: 9001,
     description: 'MQTT over WebSocket port for browsers; 0 = none',
   }),
-  username: Type.Optional(Type.String({ minLength: 1, description: 'User clients must log in as' })),
-  password: Type.Optional(Type.String({ minLength: 1, description: 'Password clients must give' })),
+  anonymousRead: Type.Boolean({
+    default: false,
+    description:
+      'Let clients connect without credentials, to read only; for a single-machine demo on 127.0.0.1, never in a hall (docs/security.md)',
+  }),
+  origins: Type.Array(
+    Type.String({ pattern: '^https?://[^\\s/]+$', expects: 'an origin such as http://hall-pc:8080' }),
+    {
+      default: [],
+      description:
+        "Web origins whose pages may connect over WebSocket, besides the pages of this daemon's own HTTP server",
+    },
+  ),
+  username: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 'No longer read (check refuses it): give each person a user in `users`',
+    }),
+  ),
+  password: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 'No longer read (check refuses it): give each person a user in `users`',
+    }),
+  ),
 });
 
 export const MqttSchema = Section('MQTT: where games are published and requests arrive', {
@@ -203,6 +227,38 @@ export const HttpSchema = Section('The HTTP server: live PGN, web display, healt
   port: Port('TCP port', 8080),
   arbiter: Type.Optional(ArbiterCredentialsSchema),
 });
+
+export const UserSchema = Entry(
+  'One person or program that connects, and what it may do (docs/security.md)',
+  {
+    name: Type.String({
+      pattern: ID_PATTERN,
+      expects: ID_EXPECTS,
+      description: 'Login name (appears in request topics: letters, digits, - and _)',
+    }),
+    role: StringEnum(USER_ROLES, {
+      noun: 'role',
+      description:
+        'arbiter (decides games and clocks), operator (boards and rounds, no results), display or broadcast (read only)',
+    }),
+    passwordHash: Type.Optional(
+      Type.String({ minLength: 1, description: 'The salted hash `chessbridge passwd` writes (scrypt$…)' }),
+    ),
+    passwordFile: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'File holding the secret or its hash, one line (read at start)',
+      }),
+    ),
+    passwordEnv: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+        expects: 'an environment variable name',
+        description: 'Environment variable holding the secret (for automation)',
+      }),
+    ),
+  },
+);
 
 export const BoardSchema = Entry('One electronic board', {
   id: Type.String({
@@ -383,6 +439,11 @@ export const ConfigSchema = Type.Object(
     http: HttpSchema,
     broadcast: BroadcastSchema,
     requests: RequestsSchema,
+    users: Type.Array(UserSchema, {
+      default: [],
+      description:
+        'Who may connect to the embedded broker and the arbiter routes, and what each may do (docs/security.md)',
+    }),
     boards: Type.Array(BoardSchema, { default: [], description: 'The boards this daemon reads' }),
     pairings: Type.Array(PairingSchema, {
       default: [],
@@ -411,6 +472,7 @@ export type HttpConfig = Config['http'];
 export type ArbiterCredentialsConfig = NonNullable<HttpConfig['arbiter']>;
 export type BroadcastConfig = Config['broadcast'];
 export type BoardConfig = Config['boards'][number];
+export type UserConfig = Config['users'][number];
 export type PairingConfig = Config['pairings'][number];
 export type PlayerConfig = PairingConfig['white'];
 export type LoggingConfig = Config['logging'];

@@ -26,6 +26,9 @@ import { EmbeddedBroker } from '../mqtt/embeddedBroker.js';
 import { EventPublisher } from '../mqtt/publisher.js';
 import { serveRequests$ } from '../mqtt/requests.js';
 import { RequestGate } from '../requestGate.js';
+import { makeDaemonUser, readUsers } from '../security/configUsers.js';
+import { UserDirectory } from '../security/users.js';
+import { authorizeMqttRequest } from './authorize.js';
 import { makePipeline$ } from './pipeline.js';
 import { SseHub, sseFilters } from '../web/sse.js';
 import { MQTT_BROWSER_BUNDLE, WEB_DIR } from '../web/paths.js';
@@ -62,6 +65,8 @@ export interface DaemonContext {
   readonly httpPort?: number;
   /** Let the embedded broker listen on any free ports (tests, the demo's fallback). */
   readonly brokerPorts?: { readonly port: number; readonly wsPort: number };
+  /** Milliseconds between two aggregate lines of failed MQTT logins (default 60 000). */
+  readonly loginReportMs?: number;
 }
 
 export interface DaemonAddresses {
@@ -118,6 +123,9 @@ export class Daemon {
   /** Rate limits and the request queue, shared by the MQTT requests and the HTTP arbiter actions. */
   readonly requestGate: RequestGate;
   private partsStopping: Promise<void> | undefined;
+  /** The venue's users and the daemon's own, once started. */
+  private users: UserDirectory | undefined;
+  private httpPortBound: number | undefined;
 
   constructor(private readonly ctx: DaemonContext) {
     this.startedAt = Date.now();
@@ -178,6 +186,15 @@ export class Daemon {
     if (this.stopAsked) throw new Error('stopped before it had started');
   }
 
+  /** The port the daemon's pages are served from (their WebSocket origin), once known. */
+  private httpPort(): number | undefined {
+    const { config } = this.ctx;
+    if (!config.http.enabled) return undefined;
+    return (
+      this.httpPortBound ?? (this.ctx.httpPort === 0 ? undefined : (this.ctx.httpPort ?? config.http.port))
+    );
+  }
+
   private log(suffix: string): Logger {
     return this.ctx.log.child(suffix);
   }
@@ -208,6 +225,14 @@ export class Daemon {
     );
     const mqttLog = this.ctx.log.mqtt;
     const external = config.mqtt.url;
+    const users = await readUsers(config.users);
+    if (users.isErr) {
+      await journal.stop();
+      throw users.error;
+    }
+    const daemonUser = makeDaemonUser();
+    const directory = new UserDirectory([...users.value, daemonUser.entry]);
+    this.users = directory;
     const broker =
       external === undefined
         ? new EmbeddedBroker({
@@ -217,8 +242,15 @@ export class Daemon {
             wsPort:
               this.ctx.brokerPorts?.wsPort ??
               (config.mqtt.broker.wsPort === 0 ? null : config.mqtt.broker.wsPort),
-            ...(config.mqtt.broker.username === undefined ? {} : { username: config.mqtt.broker.username }),
-            ...(config.mqtt.broker.password === undefined ? {} : { password: config.mqtt.broker.password }),
+            access: {
+              users: directory,
+              daemon: { user: daemonUser.name, clientId: config.mqtt.clientId },
+              base: config.mqtt.baseTopic,
+              anonymousRead: config.mqtt.broker.anonymousRead,
+              origins: config.mqtt.broker.origins,
+              httpPort: () => this.httpPort(),
+              ...(this.ctx.loginReportMs === undefined ? {} : { reportEveryMs: this.ctx.loginReportMs }),
+            },
           })
         : undefined;
     const ledger = new AckLedger({ path: join(config.journal.dir, 'mqtt-acked.json'), log: mqttLog });
@@ -255,12 +287,7 @@ export class Daemon {
       ...(broker === undefined ? {} : { protocolVersion: 4 as const }),
       ...(external !== undefined && mqtt.username !== undefined ? { username: mqtt.username } : {}),
       ...(external !== undefined && mqtt.password !== undefined ? { password: mqtt.password } : {}),
-      ...(broker !== undefined && mqtt.broker.username !== undefined
-        ? { username: mqtt.broker.username }
-        : {}),
-      ...(broker !== undefined && mqtt.broker.password !== undefined
-        ? { password: mqtt.broker.password }
-        : {}),
+      ...(broker === undefined ? {} : { username: daemonUser.name, password: daemonUser.secret }),
       ...(external === undefined
         ? {}
         : await readTls(mqtt.tls).then(tls => (tls === undefined ? {} : { tls }))),
@@ -368,6 +395,7 @@ export class Daemon {
       arbiter: {
         ...secrets.value,
         gate: this.requestGate,
+        ...(this.users === undefined ? {} : { users: this.users }),
         actions: makeArbiterActions({
           games: parts.games,
           boards: parts.boards,
@@ -388,6 +416,7 @@ export class Daemon {
     });
     parts.http = http;
     const where = await http.start();
+    this.httpPortBound = where.port;
     const host = where.address.includes(':') ? `[${where.address}]` : where.address;
     const address = `http://${host}:${where.port}`;
     parts.addresses = { mqtt: parts.addresses?.mqtt ?? '', ws: parts.addresses?.ws, http: address };
@@ -436,6 +465,12 @@ export class Daemon {
       log: this.ctx.log.mqtt,
       gate: this.requestGate,
       concurrency: config.requests.concurrency,
+      authorize: (sender, action) =>
+        authorizeMqttRequest(sender, action, {
+          roleOf: user => this.users?.roleOf(user),
+          embedded: parts.broker !== undefined,
+          usersConfigured: config.users.length > 0,
+        }),
     }).pipe(
       tap(o => {
         const requests = this.log('bridge:requests');

@@ -4,8 +4,8 @@
  * supervisor like everything else), and board requests (resync, clock text; journaled into the
  * board's game when it has one). Expected refusals are `Result.err` with a message naming the
  * problem; the request service answers them. The same handlers serve the HTTP arbiter route
- * (`POST /api/arbiter/<action-with-hyphens>`), with the same schemas, journaled with an `http:`
- * source that names how the caller logged in and from where.
+ * (`POST /api/arbiter/<action-with-hyphens>`), with the same schemas, authorised by the caller's
+ * role and journaled with who acted and from where.
  *
  *   const handlers = makeRequestHandlers({ games, boards, config, log });
  *   serveRequests$({ connection, handlers, log: logger.mqtt });
@@ -32,6 +32,7 @@ import type { GameRegistry } from './games.js';
 import { journalSettingsOf, readableTimeControl } from '../game/gameSpecs.js';
 import { INITIAL_FEN } from 'chessops/fen';
 import { Game } from '../../engine/game.js';
+import { describeActor, refusalOf } from '../security/roles.js';
 
 export interface HandlerContext {
   readonly games: GameRegistry;
@@ -50,9 +51,13 @@ const paramsOf = (req: object): JsonValue => {
   return rest;
 };
 
-/** The journal's source of a command: the context's, else `mqtt:<action>`. */
+/** The journal's source of a command: the context's, else who acted (`mqtt role=… user=…`). */
 const sourceOf = (ctx: HandlerContext, meta: RequestMeta): string =>
-  ctx.sourceOf === undefined ? `mqtt:${meta.action}` : ctx.sourceOf(meta);
+  ctx.sourceOf !== undefined
+    ? ctx.sourceOf(meta)
+    : meta.actor === undefined
+      ? `mqtt:${meta.action}`
+      : describeActor(meta.actor);
 
 /** A game command: journaled, decided, published; answers with the seq reached. */
 const gameCommand =
@@ -195,9 +200,8 @@ export const makeRequestHandlers = (ctx: HandlerContext): RequestHandlers => ({
 /** The HTTP route name of a request action: `restore_position` → `restore-position` (docs/web.md). */
 export const httpActionName = (action: RequestAction): string => action.replace(/_/g, '-');
 
-/** The journal's source of an HTTP action: how the caller logged in and from where. */
-export const httpSource = (req: Pick<ArbiterRequest, 'via' | 'remote'>): string =>
-  `http:${req.via}@${req.remote ?? 'unknown'}`;
+/** The journal's source of an HTTP action: who acted, their role, and from where. */
+export const httpSource = (req: Pick<ArbiterRequest, 'actor'>): string => describeActor(req.actor);
 
 /** Hands a validated request to its own handler (keeps action and request correlated). */
 const dispatch = <A extends RequestAction>(
@@ -210,24 +214,33 @@ const dispatch = <A extends RequestAction>(
 /**
  * Every request action as an HTTP arbiter action (`restore-position`, `apply-penalty`, …): the body
  * is checked against the action's schema as an MQTT request would be (a refusal names the fields),
- * then handled and journaled like one, with the source `http:<token|password>@<address>`.
+ * then handled and journaled like one, with the source `http role=<role> user=<user> address=<address>`;
+ * an action the user's role may not make is refused (403).
  */
 export const makeArbiterActions = (ctx: HandlerContext): Readonly<Record<string, ArbiterAction>> => {
   const act =
     (action: RequestAction): ArbiterAction =>
     async req => {
       const problems = describeValueErrors(REQUEST_SCHEMAS[action], req.body);
-      const meta: RequestMeta = { action, topic: `/api/arbiter/${req.action}`, receivedAt: Date.now() };
+      const meta: RequestMeta = {
+        action,
+        topic: `/api/arbiter/${req.action}`,
+        receivedAt: Date.now(),
+        actor: req.actor,
+      };
+      const refusal = refusalOf(req.actor, action);
       const result =
-        problems === undefined
-          ? await dispatch(
-              makeRequestHandlers({ ...ctx, sourceOf: () => httpSource(req) }),
-              action,
-              req.body,
-              meta,
-            )
-          : fail(problems);
-      const who = `${req.via} from ${req.remote ?? 'unknown'}`;
+        refusal !== undefined
+          ? Result.err(Object.assign(new Error(refusal), { kind: 'notAllowed' }))
+          : problems === undefined
+            ? await dispatch(
+                makeRequestHandlers({ ...ctx, sourceOf: () => httpSource(req) }),
+                action,
+                req.body,
+                meta,
+              )
+            : fail(problems);
+      const who = `${req.actor.user}, ${req.actor.role}, from ${req.remote ?? 'unknown'}`;
       if (result.isOk) ctx.log.info(`${action} over HTTP (${who}): ok`);
       else ctx.log.warn(`${action} over HTTP (${who}): ${result.error.message}`);
       return result;

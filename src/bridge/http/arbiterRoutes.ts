@@ -1,17 +1,19 @@
 /**
- * Arbiter actions over HTTP: `POST /api/arbiter/<action>` with a JSON body, protected by a bearer
- * token or a password (see auth.ts). The handlers are injected (the daemon wires accept-claim,
+ * Arbiter actions over HTTP: `POST /api/arbiter/<action>` with a JSON body, protected by a user's
+ * own credentials (`Authorization: Basic` with a user of the configuration, checked by the shared
+ * UserDirectory: guesses slowed per address and user, never the right credentials), or the
+ * venue's bearer token or password (see auth.ts). The handlers are injected (the daemon wires accept-claim,
  * penalty, restore, set-result, resync ...); replies use the request/response envelope of the
  * MQTT API: `{ status: 'ok', data, transaction? }` or `{ status: 'error', error, transaction? }`.
  *
  *   const arbiter = { token: 'secret', actions: { restore: async req => Result.ok(await restore(req.body)) } };
  *   await arbiterReply(req, 'restore', { options: arbiter, limiter, now, host: 'venue:8080' });
  *
- * Refusals: 401 without or with wrong credentials, 403 when no credential is configured or the
- * request comes from another origin, 415 for a body that is not JSON, 413 for a body over the limit,
- * 429 after too many failures from one address, 404 for an unknown action; with a request gate,
- * 429 when the caller is over its request rate and 503 when the daemon is busy (both with
- * Retry-After).
+ * Refusals: 401 without or with wrong credentials, 403 when no credential is configured, the
+ * request comes from another origin or the user's role may not make the action, 415 for a body
+ * that is not JSON, 413 for a body over the limit, 429 while an address's guesses are slowed (the
+ * right credentials are never refused so), 404 for an unknown action; with a request gate, 429
+ * when the caller is over its request rate and 503 when the daemon is busy (both with Retry-After).
  */
 import type { IncomingMessage } from 'node:http';
 import type { Result } from '@badrap/result';
@@ -24,14 +26,18 @@ import {
 } from './auth.js';
 import { type HttpReply, errorReply, jsonReply } from './reply.js';
 import type { RequestGate } from '../requestGate.js';
+import type { Actor } from '../security/roles.js';
+import type { UserDirectory } from '../security/users.js';
 
 export interface ArbiterRequest {
   readonly action: string;
   /** The parsed JSON body ({} when empty). */
   readonly body: unknown;
-  readonly via: AuthMethod;
+  readonly via: AuthMethod | 'user';
   /** Client address, for the journal. */
   readonly remote: string | undefined;
+  /** Who acted: the user and role, or the venue's token or password as an arbiter. */
+  readonly actor: Actor;
 }
 
 /** An injected action handler: Ok data goes back to the client, Err becomes a 422 with its message. */
@@ -42,6 +48,8 @@ export interface ArbiterOptions extends ArbiterAuthConfig {
   readonly actions: Readonly<Record<string, ArbiterAction>>;
   /** Largest body accepted, in bytes (default 64 KiB). */
   readonly maxBodyBytes?: number;
+  /** The venue's users: Basic credentials of a user are checked here (docs/security.md). */
+  readonly users?: UserDirectory;
   /** Rate limits and the bound on pending requests (shared with the MQTT requests). */
   readonly gate?: Pick<RequestGate, 'admit'>;
 }
@@ -88,6 +96,27 @@ const transactionOf = (body: unknown): Record<string, unknown> => {
   return typeof t === 'string' || typeof t === 'number' ? { transaction: t } : {};
 };
 
+/**
+ * The Basic login of a configured user, checked by the directory; undefined when the header names
+ * no user of it (then the venue's token or password is tried).
+ */
+const userLogin = async (
+  header: string | undefined,
+  users: UserDirectory | undefined,
+  address: string,
+): Promise<Awaited<ReturnType<UserDirectory['check']>> | undefined> => {
+  if (users === undefined || header === undefined) return undefined;
+  const m = /^\s*basic\s+(\S+)\s*$/i.exec(header);
+  if (!m) return undefined;
+  const decoded = Buffer.from(m[1] ?? '', 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return undefined;
+  const user = decoded.slice(0, colon);
+  const role = users.roleOf(user);
+  if (role === undefined || role === 'daemon') return undefined;
+  return users.check(user, decoded.slice(colon + 1), address);
+};
+
 export const arbiterReply = async (
   req: IncomingMessage,
   action: string,
@@ -97,32 +126,52 @@ export const arbiterReply = async (
   if (req.method !== 'POST')
     return errorReply(405, 'arbiter actions are POST requests', 'json', { allow: 'POST' });
   const address = req.socket.remoteAddress ?? 'unknown';
-  const wait = limiter.blockedFor(address, now);
-  if (wait > 0) {
-    return errorReply(429, 'too many failed attempts; try again later', 'json', {
-      'retry-after': String(Math.ceil(wait / 1000)),
-    });
-  }
-  const auth = checkAuthorization(req.headers.authorization, options);
-  if (auth.isErr) {
-    const kind = auth.error.kind;
-    if (kind === 'disabled') return errorReply(403, auth.error.message, 'json');
-    if (kind !== 'missing') limiter.recordFailure(address, now);
-    const refused = errorReply(401, auth.error.message, 'json');
-    return { ...refused, headers: { ...refused.headers, 'www-authenticate': makeChallenges(options) } };
+  const login = await userLogin(req.headers.authorization, options.users, address);
+  let via: ArbiterRequest['via'];
+  let actor: Actor;
+  if (login !== undefined) {
+    if (!login.ok) {
+      if (login.why !== 'wrong')
+        return errorReply(429, 'too many failed attempts; try again later', 'json', { 'retry-after': '1' });
+      const refused = errorReply(401, 'wrong credentials', 'json');
+      return { ...refused, headers: { ...refused.headers, 'www-authenticate': makeChallenges(options) } };
+    }
+    via = 'user';
+    actor = { ...login.principal, transport: 'http', address };
+  } else {
+    const auth = checkAuthorization(req.headers.authorization, options);
+    if (auth.isErr) {
+      const kind = auth.error.kind;
+      if (kind === 'disabled') return errorReply(403, auth.error.message, 'json');
+      // A guessing address is slowed; the right token or password is never refused so.
+      const wait = limiter.blockedFor(address, now);
+      if (wait > 0)
+        return errorReply(429, 'too many failed attempts; try again later', 'json', {
+          'retry-after': String(Math.ceil(wait / 1000)),
+        });
+      if (kind !== 'missing') limiter.recordFailure(address, now);
+      const refused = errorReply(401, auth.error.message, 'json');
+      return { ...refused, headers: { ...refused.headers, 'www-authenticate': makeChallenges(options) } };
+    }
+    via = auth.value;
+    actor = { role: 'arbiter', user: `(${auth.value})`, transport: 'http', address };
   }
   if (isForeignOrigin(req)) return errorReply(403, 'arbiter actions are refused from other origins', 'json');
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/json') return errorReply(415, 'send the action as application/json', 'json');
   const handler = ACTION.test(action) ? options.actions[action] : undefined;
   if (!handler) return errorReply(404, `unknown arbiter action '${action}'`, 'json');
-  const ticket = options.gate?.admit({ transport: 'http', address });
+  const ticket = options.gate?.admit({
+    transport: 'http',
+    address,
+    ...(via === 'user' ? { user: actor.user } : {}),
+  });
   if (ticket?.ok === false)
     return errorReply(ticket.reason === 'rate_limited' ? 429 : 503, ticket.message, 'json', {
       'retry-after': String(ticket.retryAfterS),
     });
   try {
-    return await act(req, action, handler, auth.value, options);
+    return await act(req, action, handler, { via, actor }, options);
   } finally {
     if (ticket?.ok === true) ticket.release();
   }
@@ -133,7 +182,7 @@ const act = async (
   req: IncomingMessage,
   action: string,
   handler: ArbiterAction,
-  via: AuthMethod,
+  who: Pick<ArbiterRequest, 'via' | 'actor'>,
   options: ArbiterOptions,
 ): Promise<HttpReply> => {
   let body: unknown;
@@ -145,10 +194,12 @@ const act = async (
     return errorReply(400, `body is not valid JSON: ${(e as Error).message}`, 'json');
   }
   const transaction = transactionOf(body);
-  const result = await handler({ action, body, via, remote: req.socket.remoteAddress });
+  const result = await handler({ action, body, ...who, remote: req.socket.remoteAddress });
   if (result.isErr) {
     const kind =
       'kind' in result.error && typeof result.error.kind === 'string' ? { kind: result.error.kind } : {};
+    if (kind.kind === 'notAllowed')
+      return jsonReply(403, { status: 'error', error: result.error.message, ...kind, ...transaction });
     return jsonReply(422, { status: 'error', error: result.error.message, ...kind, ...transaction });
   }
   return jsonReply(200, { status: 'ok', data: result.value ?? null, ...transaction });

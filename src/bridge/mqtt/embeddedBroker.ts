@@ -1,26 +1,50 @@
 /**
  * The embedded broker (aedes, in-process) used when no broker URL is configured: MQTT over TCP
- * and MQTT over WebSocket (path `/mqtt`) for browsers. It listens on loopback by default; on any
- * other interface it refuses to start without a username and password, and credentials, when set,
- * are enforced on both listeners. aedes speaks MQTT 3.1.1 (no MQTT 5), its state lives in memory:
- * it is a broker for one daemon and its displays, not a durable one (docs/mqtt.md).
+ * and MQTT over WebSocket (path `/mqtt`) for browsers. Every client logs in as a user of the venue
+ * on both listeners, loopback included (docs/security.md): the login is checked by the shared
+ * UserDirectory (guesses slowed per address and user, failures logged in aggregate), the daemon's
+ * client id belongs to the daemon's user alone and a connected client id cannot be taken by another
+ * user, each role publishes and reads only what brokerAccess.ts allows, and a browser's WebSocket
+ * is accepted only from the daemon's own pages or an allowed origin. With `anonymousRead` (a
+ * single-machine demo), a client without credentials may connect as a reader. aedes speaks MQTT
+ * 3.1.1 (no MQTT 5), its state lives in memory: a broker for one daemon and its displays (docs/mqtt.md).
  *
- *   const broker = new EmbeddedBroker({ log, port: 1883, wsPort: 9001 });
+ *   const broker = new EmbeddedBroker({ log, port: 1883, wsPort: 9001, access: { users, base, daemon, … } });
  *   await broker.start();                 // mqtt://127.0.0.1:1883 and ws://127.0.0.1:9001/mqtt
  *   await broker.stop();
  */
-import { timingSafeEqual, createHash } from 'node:crypto';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { Result } from '@badrap/result';
-import { Aedes } from 'aedes';
+import { Aedes, type AedesOptions, type AuthErrorCode, type AuthenticateError, type Client } from 'aedes';
 import { WebSocketServer, createWebSocketStream } from 'ws';
 import { dataError } from '../../engine/types.js';
+import type { Role } from '../security/roles.js';
+import type { UserDirectory } from '../security/users.js';
+import { maySubscribe, originAllowed, publishVerdict } from './brokerAccess.js';
 import { MQTT_NAMESPACE, type LogFn } from './log.js';
+
+/** Who may connect and what each may do (see the module comment). */
+export interface BrokerAccess {
+  /** Every user, the daemon's own included. */
+  readonly users: UserDirectory;
+  /** The daemon's user and client id: nobody else may use that client id. */
+  readonly daemon: { readonly user: string; readonly clientId: string };
+  /** The topic base (`chessbridge`). */
+  readonly base: string;
+  /** Let clients without credentials connect as readers (a single-machine demo only). */
+  readonly anonymousRead?: boolean;
+  /** Origins whose pages may open a WebSocket, besides the daemon's own HTTP port on the same host. */
+  readonly origins?: readonly string[];
+  /** The daemon's HTTP port: pages it serves may connect (asked at each connection). */
+  readonly httpPort?: () => number | undefined;
+  /** Milliseconds between two aggregate lines of failed logins (default 60 s). */
+  readonly reportEveryMs?: number;
+}
 
 export interface EmbeddedBrokerContext {
   readonly log: LogFn;
-  /** Interface to listen on (default 127.0.0.1). Anything but loopback needs credentials. */
+  /** Interface to listen on (default 127.0.0.1). */
   readonly host?: string;
   /** TCP port for MQTT (default 1883; 0 picks a free port). */
   readonly port?: number;
@@ -28,9 +52,8 @@ export interface EmbeddedBrokerContext {
   readonly wsPort?: number | null;
   /** HTTP path of the WebSocket endpoint (default `/mqtt`). */
   readonly wsPath?: string;
-  /** Credentials every client must present; both or neither. */
-  readonly username?: string;
-  readonly password?: string;
+  /** Who may connect; absent, the broker is open to anyone on loopback (unit tests only). */
+  readonly access?: BrokerAccess;
 }
 
 /** The checked options. */
@@ -39,11 +62,11 @@ export interface BrokerOptions {
   readonly port: number;
   readonly wsPort: number | null;
   readonly wsPath: string;
-  readonly credentials: { readonly username: string; readonly password: string } | undefined;
+  readonly access: BrokerAccess | undefined;
 }
 
 export type BrokerConfigError = Error & {
-  readonly kind: 'credentialsRequired' | 'incompleteCredentials' | 'badPort' | 'badPath';
+  readonly kind: 'credentialsRequired' | 'badPort' | 'badPath';
 };
 
 /** Where a started broker listens. */
@@ -82,25 +105,25 @@ export const checkBrokerOptions = (ctx: EmbeddedBrokerContext): Result<BrokerOpt
     return err('badPort', `embedded broker: ws_port ${wsPort} is not a TCP port`);
   if (!wsPath.startsWith('/'))
     return err('badPath', `embedded broker: ws_path "${wsPath}" must start with "/"`);
-  const hasUser = ctx.username !== undefined && ctx.username !== '';
-  const hasPassword = ctx.password !== undefined && ctx.password !== '';
-  if (hasUser !== hasPassword) {
-    return err('incompleteCredentials', 'embedded broker: set both username and password, or neither');
-  }
-  if (!isLoopbackHost(host) && !hasUser) {
+  const access = ctx.access;
+  if (!isLoopbackHost(host) && (access === undefined || access.anonymousRead === true)) {
     return err(
       'credentialsRequired',
       `embedded broker: refusing to listen on ${host} without credentials; anyone on the network could ` +
-        'send arbiter commands. Set a username and password, or listen on 127.0.0.1',
+        'send arbiter commands. Give users (docs/security.md), without anonymousRead, or listen on 127.0.0.1',
     );
   }
-  const credentials = hasUser ? { username: ctx.username ?? '', password: ctx.password ?? '' } : undefined;
-  return Result.ok({ host, port, wsPort, wsPath, credentials });
+  return Result.ok({ host, port, wsPort, wsPath, access });
 };
 
-/** Compares secrets in constant time (hashes first so lengths do not leak). */
-const sameSecret = (a: string | Buffer, b: string): boolean =>
-  timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
+/** The address a client connects from (TCP socket, or the WebSocket's HTTP request). */
+const addressOf = (client: Client): string => {
+  const c = client as unknown as {
+    conn?: { remoteAddress?: string };
+    req?: { socket?: { remoteAddress?: string } };
+  };
+  return c.conn?.remoteAddress ?? c.req?.socket?.remoteAddress ?? 'unknown';
+};
 
 const hostForUrl = (host: string): string => (host.includes(':') ? `[${host}]` : host);
 
@@ -146,6 +169,9 @@ export class EmbeddedBroker {
   private addressInfo: BrokerAddresses | undefined;
   private starting: Promise<BrokerAddresses> | undefined;
   private stopping: Promise<void> | undefined;
+  private reportTimer: NodeJS.Timeout | undefined;
+  /** Client ids connected now. */
+  private readonly connected = new Map<string, Client>();
 
   constructor(private readonly ctx: EmbeddedBrokerContext) {}
 
@@ -187,32 +213,28 @@ export class EmbeddedBroker {
   }
 
   private async listenAll(options: BrokerOptions): Promise<BrokerAddresses> {
-    const { credentials } = options;
-    const aedes = await Aedes.createBroker({
-      ...(credentials === undefined
-        ? {}
-        : {
-            authenticate: (_client, username, password, done) => {
-              const ok =
-                sameSecret(username ?? '', credentials.username) &&
-                sameSecret(password ?? '', credentials.password);
-              if (ok) done(null, true);
-              else
-                done(
-                  Object.assign(new Error('bad username or password'), {
-                    returnCode: 4,
-                  }),
-                  false,
-                );
-            },
-          }),
-    });
+    const { access } = options;
+    const aedes = await Aedes.createBroker(access === undefined ? {} : this.guard(access));
     this.aedes = aedes;
     aedes.on('clientError', (client, error) => this.log('debug', `client ${client.id}: ${error.message}`));
     aedes.on('connectionError', (_client, error) => this.log('debug', `connection error: ${error.message}`));
-    aedes.on('client', client => this.log('debug', `client ${client.id} connected`));
-    aedes.on('clientDisconnect', client => this.log('debug', `client ${client.id} disconnected`));
+    aedes.on('client', client => {
+      this.connected.set(client.id, client);
+      this.log('debug', `client ${client.id} connected`);
+    });
+    aedes.on('clientDisconnect', client => {
+      if (this.connected.get(client.id) === client) this.connected.delete(client.id);
+      this.log('debug', `client ${client.id} disconnected`);
+    });
 
+    if (access !== undefined) {
+      const every = access.reportEveryMs ?? 60_000;
+      this.reportTimer = setInterval(() => {
+        for (const line of access.users.failureReport())
+          this.log('warning', `logins (MQTT and HTTP): ${line}`);
+      }, every);
+      this.reportTimer.unref();
+    }
     const tcp = createNetServer(socket => aedes.handle(socket));
     this.tcp = tcp;
     const port = await listen(tcp, options.port, options.host, 'MQTT');
@@ -225,7 +247,17 @@ export class EmbeddedBroker {
           .end(`MQTT over WebSocket at ${options.wsPath}\n`);
       });
       this.http = http;
-      const wss = new WebSocketServer({ server: http, path: options.wsPath });
+      const wss = new WebSocketServer({
+        server: http,
+        path: options.wsPath,
+        verifyClient: ({ origin, req }: { origin?: string; req: { headers: { host?: string } } }) => {
+          if (access === undefined) return true;
+          const ok = originAllowed(origin, req.headers.host, access.origins ?? [], access.httpPort?.());
+          if (!ok)
+            this.log('warning', `WebSocket from the page of ${origin ?? '?'} refused: not an allowed origin`);
+          return ok;
+        },
+      });
       this.wss = wss;
       // The server's errors are re-emitted here; a listen refusal is reported by listen() below.
       wss.on('error', error => this.log('debug', `websocket server: ${error.message}`));
@@ -246,12 +278,112 @@ export class EmbeddedBroker {
     this.log(
       'info',
       `embedded broker on ${addresses.url}${addresses.wsUrl === undefined ? '' : ` and ${addresses.wsUrl}`}` +
-        `${credentials === undefined ? '' : ' (credentials required)'}`,
+        `${access === undefined ? ' (open: no users)' : access.anonymousRead === true ? ' (users required; anonymous clients may read)' : ' (users required)'}`,
     );
     return addresses;
   }
 
+  /** The aedes handlers that enforce `access` (see the module comment). */
+  private guard(
+    access: BrokerAccess,
+  ): Pick<AedesOptions, 'authenticate' | 'authorizePublish' | 'authorizeSubscribe'> {
+    const who = new WeakMap<Client, { readonly user: string; readonly role: Role }>();
+    const holders = new Map<string, string>();
+    // The daemon's two connections: events and state, and the requests it reads (docs/mqtt.md).
+    const daemonIds = new Set([access.daemon.clientId, `${access.daemon.clientId}-requests`]);
+    const refuse = (
+      done: (e: AuthenticateError | null, ok: boolean) => void,
+      returnCode: AuthErrorCode,
+      why: string,
+    ) => done(Object.assign(new Error(why), { returnCode }), false);
+    const describe = (client: Client): string => {
+      const w = who.get(client);
+      return `${w === undefined ? 'client' : `${w.role} ${w.user}`} (client ${JSON.stringify(client.id)}, ${addressOf(client)})`;
+    };
+    return {
+      authenticate: (client, username, password, done) => {
+        const address = addressOf(client);
+        const user = username ?? '';
+        const accept = (role: Role) => {
+          const holder = holders.get(client.id);
+          if (holder !== undefined && holder !== user && this.connected.has(client.id)) {
+            this.log(
+              'warning',
+              `login refused: ${user || 'anonymous'} from ${address} tried the client id ${JSON.stringify(client.id)} of ${holder}`,
+            );
+            refuse(done, 2, 'client id in use by another user');
+            return;
+          }
+          holders.set(client.id, user);
+          who.set(client, { user, role });
+          done(null, true);
+        };
+        if (daemonIds.has(client.id) && user !== access.daemon.user) {
+          this.log(
+            'warning',
+            `login refused: ${user || 'anonymous'} from ${address} tried the daemon's client id`,
+          );
+          refuse(done, 2, "the daemon's client id");
+          return;
+        }
+        if (user === '' && (password === undefined || password.length === 0)) {
+          if (access.anonymousRead === true) accept('display');
+          else refuse(done, 5, 'credentials required');
+          return;
+        }
+        void access.users.check(user, password?.toString('utf8') ?? '', address).then(verdict => {
+          if (!verdict.ok) {
+            refuse(
+              done,
+              verdict.why === 'wrong' ? 4 : 3,
+              verdict.why === 'wrong' ? 'bad username or password' : 'try again later',
+            );
+            return;
+          }
+          if (verdict.principal.role === 'daemon' && !daemonIds.has(client.id)) {
+            refuse(done, 2, "the daemon's user logs in with the daemon's client id only");
+            return;
+          }
+          accept(verdict.principal.role);
+        });
+      },
+      authorizePublish: (client, packet, done) => {
+        const w = client === null ? undefined : who.get(client);
+        if (client === null || w === undefined) {
+          done(new Error(`publish on ${packet.topic} by an unknown client refused`));
+          return;
+        }
+        const verdict = publishVerdict({
+          role: w.role,
+          user: w.user,
+          base: access.base,
+          topic: packet.topic,
+          retain: packet.retain,
+          sender: `${client.id}@${addressOf(client)}`,
+        });
+        if (!verdict.ok) {
+          this.log('warning', `publish refused: ${describe(client)}: ${verdict.why}`);
+          done(new Error(verdict.why));
+          return;
+        }
+        packet.topic = verdict.topic;
+        done(null);
+      },
+      authorizeSubscribe: (client, sub, done) => {
+        const w = who.get(client);
+        if (w === undefined || !maySubscribe(w.role, access.base, sub.topic)) {
+          this.log('warning', `subscription refused: ${describe(client)} to ${sub.topic}`);
+          done(null, null);
+          return;
+        }
+        done(null, sub);
+      },
+    };
+  }
+
   private async closeAll(): Promise<void> {
+    if (this.reportTimer !== undefined) clearInterval(this.reportTimer);
+    this.reportTimer = undefined;
     const { aedes, tcp, http, wss } = this;
     this.aedes = undefined;
     this.tcp = undefined;

@@ -8,6 +8,7 @@
 import type { Result } from '@badrap/result';
 import type { RequestAction, RequestOf } from '../wire/requestSchema.js';
 import type { JsonObject } from './topics.js';
+import type { Actor } from '../security/roles.js';
 
 export {
   CLAIMS,
@@ -26,6 +27,8 @@ export interface RequestMeta {
   readonly topic: string;
   /** Milliseconds since the Unix epoch when it arrived. */
   readonly receivedAt: number;
+  /** Who made it, once authorised (absent where nobody checks, as in unit tests). */
+  readonly actor?: Actor;
 }
 
 /**

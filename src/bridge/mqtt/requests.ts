@@ -22,6 +22,8 @@ import type { RequestGate } from '../requestGate.js';
 import { MQTT_NAMESPACE, type LogFn } from './log.js';
 import type { IncomingMessage, PublishOptions } from './client.js';
 import { type JsonObject, type ResponseEnvelope, type Topics } from './topics.js';
+import { readRequestTopic, type RequestSender } from './brokerAccess.js';
+import type { Actor } from '../security/roles.js';
 import {
   isRequestAction,
   REQUEST_ACTIONS,
@@ -61,6 +63,12 @@ export interface RequestServiceContext {
   readonly gate?: RequestGate;
   /** Requests handled at once (default 8). */
   readonly concurrency?: number;
+  /**
+   * Who sent a request, from what its topic says (see brokerAccess.ts), or why it is refused
+   * before its handler (an unverified sender, an action the role may not make). Absent: nobody
+   * is checked (unit tests of the service).
+   */
+  readonly authorize?: (sender: RequestSender, action: RequestAction) => Result<Actor, Error>;
 }
 
 /** One answered request, for logs and metrics. */
@@ -189,7 +197,12 @@ const answer = async (
 ): Promise<RequestOutcome | undefined> => {
   const log = (level: 'warning' | 'info' | 'debug' | 'error', text: string) =>
     ctx.log(level, text, `${MQTT_NAMESPACE}:requests`);
-  const action = message.topic.slice(message.topic.lastIndexOf('/') + 1);
+  const sender = readRequestTopic(ctx.connection.topics.base, message.topic);
+  if (sender === undefined) {
+    log('warning', `request on ${message.topic} ignored: not a request topic`);
+    return undefined;
+  }
+  const action = sender.action;
   const responseTopic = pickResponseTopic(ctx.connection.topics, action, message.responseTopic);
   if (responseTopic === undefined) {
     log('warning', `request on ${message.topic} ignored: no valid response topic`);
@@ -204,9 +217,16 @@ const answer = async (
   } else {
     const { action: known, request } = parsed.value;
     transaction = request.transaction;
-    const meta: RequestMeta = { action: known, topic: message.topic, receivedAt: (ctx.now ?? Date.now)() };
+    const actor = ctx.authorize?.(sender, known);
+    const meta: RequestMeta = {
+      action: known,
+      topic: message.topic,
+      receivedAt: (ctx.now ?? Date.now)(),
+      ...(actor?.isOk === true ? { actor: actor.value } : {}),
+    };
     try {
-      result = await dispatch(ctx.handlers, known, request, meta);
+      result =
+        actor?.isErr === true ? Result.err(actor.error) : await dispatch(ctx.handlers, known, request, meta);
     } catch (error) {
       log(
         'error',
@@ -293,13 +313,19 @@ export const serveRequests$ = (ctx: RequestServiceContext): Observable<RequestOu
     }),
     // Admission comes before mergeMap: mergeMap buffers what waits for a free place, and only
     // admitted requests may wait (at most the gate's queue).
-    map(message => ({
-      message,
-      ticket: ctx.gate?.admit({
-        transport: 'mqtt',
-        ...(message.responseTopic === undefined ? {} : { responseTopic: message.responseTopic }),
-      }),
-    })),
+    map(message => {
+      // The embedded broker writes the verified user and the client into the topic.
+      const who = readRequestTopic(ctx.connection.topics.base, message.topic);
+      return {
+        message,
+        ticket: ctx.gate?.admit({
+          transport: 'mqtt',
+          ...(who?.user === undefined ? {} : { user: who.user }),
+          ...(who?.sender === undefined ? {} : { clientId: who.sender }),
+          ...(message.responseTopic === undefined ? {} : { responseTopic: message.responseTopic }),
+        }),
+      };
+    }),
     filter(({ message, ticket }) => {
       if (ticket?.ok !== false) return true;
       answerRefusal(ctx, message, ticket.message);

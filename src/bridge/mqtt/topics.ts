@@ -210,7 +210,7 @@ export interface Topics {
   readonly alerts: () => Topic<'alerts'>;
   readonly request: (action: string) => Topic<'bridge/request/<action>'>;
   readonly response: (action: string) => Topic<'bridge/response/<action>'>;
-  /** Subscription filter of every request: `<base>/bridge/request/+`. */
+  /** Subscription filter of every request: `<base>/bridge/request/#` (brokerAccess.ts reads the levels). */
   readonly requestFilter: string;
   /** Subscription filter of every game event of the venue under this base: `<base>/games/+/events`. */
   readonly allGameEventsFilter: string;
@@ -235,7 +235,7 @@ export const makeTopics = (base: string = DEFAULT_BASE): Topics => {
     alerts: () => topic('alerts', 'alerts'),
     request: action => topic('bridge/request/<action>', 'bridge', 'request', action),
     response: action => topic('bridge/response/<action>', 'bridge', 'response', action),
-    requestFilter: `${base}/bridge/request/+`,
+    requestFilter: `${base}/bridge/request/#`,
     allGameEventsFilter: `${base}/games/+/events`,
   };
 };

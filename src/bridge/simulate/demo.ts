@@ -50,6 +50,10 @@ import type { BoardRegistry } from '../daemon/boards.js';
 import type { BoardOpener } from '../daemon/drivers.js';
 import { DEMO_GAMES, sansOf, type DemoGame } from './demoGames.js';
 
+/** The demo's arbiter user, and the variable its generated secret is handed over in. */
+export const DEMO_ARBITER = 'arbiter';
+export const DEMO_ARBITER_ENV = 'CB_DEMO_ARBITER_PASSWORD';
+
 export interface DemoOptions {
   /** Emulated boards (default 4). */
   readonly boards: number;
@@ -186,7 +190,10 @@ export class DemoVenue {
     return DEMO_GAMES[(board - 1 + (round - 1) * 3) % DEMO_GAMES.length] ?? (DEMO_GAMES[0] as DemoGame);
   }
 
-  /** The daemon's configuration for the venue (YAML), validated by the caller with loadConfig. */
+  /**
+   * The daemon's configuration for the venue (YAML), validated by the caller with loadConfig. The
+   * arbiter's secret is read from DEMO_ARBITER_ENV, which the caller sets to a generated one.
+   */
   configText(ports: DemoPorts): string {
     const { rounds } = this.options;
     return stringify({
@@ -197,8 +204,10 @@ export class DemoVenue {
       mqtt: {
         baseTopic: 'chessbridge',
         clientId: 'chessbridge-demo',
-        broker: { host: '127.0.0.1', port: ports.mqtt, wsPort: ports.ws },
+        // One machine: the pages read without credentials; the arbiter logs in (docs/security.md).
+        broker: { host: '127.0.0.1', port: ports.mqtt, wsPort: ports.ws, anonymousRead: true },
       },
+      users: [{ name: DEMO_ARBITER, role: 'arbiter', passwordEnv: DEMO_ARBITER_ENV }],
       http: { enabled: true, host: '127.0.0.1', port: ports.http },
       boards: this.emulated.map(e => ({
         id: e.id,

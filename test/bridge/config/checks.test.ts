@@ -161,10 +161,13 @@ describe('laws and network', () => {
   it.each([
     ['laws: { timeControl: "40 moves" }', /^laws\.timeControl: .+ \(line 1\)$/],
     ['mqtt: { username: u }', /^mqtt\.password: missing: username is set \(line 1\)$/],
-    ['mqtt: { broker: { password: p } }', /^mqtt\.broker\.username: missing: password is set \(line 1\)$/],
     [
-      'mqtt: { broker: { host: 0.0.0.0 } }',
-      /^mqtt\.broker\.host: the embedded broker listens on 0\.0\.0\.0, beyond this machine/,
+      'mqtt: { broker: { password: p } }',
+      /^mqtt\.broker\.password: no longer read: .* give each person a user in users/,
+    ],
+    [
+      'mqtt: { broker: { host: 0.0.0.0, anonymousRead: yes } }',
+      /^mqtt\.broker\.anonymousRead: only for a single-machine demo: the broker listens on 0\.0\.0\.0/,
     ],
     ['mqtt: { broker: { wsPort: 1883 } }', /^mqtt\.broker\.wsPort: same port as mqtt\.broker\.port \(1883\)/],
     ['http: { port: 9001 }', /^http\.port: same port as mqtt\.broker\.wsPort \(9001\)/],
@@ -177,11 +180,59 @@ describe('laws and network', () => {
   it.each([
     'laws: { timeControl: 15+10 }',
     'laws: { timeControl: "2h/40 + 1h/20 + 15m, +30s from move 61" }',
-    'mqtt: { broker: { host: 0.0.0.0, username: u, password: p } }',
+    'mqtt: { broker: { host: 0.0.0.0 } }',
     'mqtt: { url: "mqtt://x", broker: { host: 0.0.0.0, wsPort: 1883 } }',
     'http: { enabled: no, port: 1883 }',
     'mqtt: { broker: { host: localhost } }',
   ])('accepts %s', text => {
     expect(problemsOf(text)).toEqual([]);
+  });
+});
+
+describe('users', () => {
+  const hash = 'scrypt$1024$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+  it.each([
+    [
+      'a name used twice',
+      [
+        'users:',
+        `  - { name: anna, role: arbiter, passwordEnv: A }`,
+        `  - { name: anna, role: display, passwordEnv: B }`,
+      ],
+      ['users[1].name: "anna" is already users[0] (line 3)'],
+    ],
+    [
+      'no secret, two secrets',
+      [
+        'users:',
+        '  - { name: anna, role: arbiter }',
+        `  - { name: bob, role: operator, passwordEnv: B, passwordFile: b.txt }`,
+      ],
+      [
+        'users[0]: give passwordHash (chessbridge passwd), passwordFile or passwordEnv (line 2)',
+        'users[1].passwordEnv: give one of passwordHash, passwordFile, passwordEnv, not passwordFile and passwordEnv (line 3)',
+      ],
+    ],
+    [
+      'a plain password where the hash goes',
+      ['users:', '  - { name: anna, role: arbiter, passwordHash: change-me }'],
+      [
+        'users[0].passwordHash: not a chessbridge password hash: expected scrypt$N$r$p$salt$hash, as `chessbridge passwd` writes it (line 2)',
+      ],
+    ],
+  ])('%s', (_name, lines, expected) => {
+    expect(problemsOf(lines.join('\n'))).toEqual(expected);
+  });
+
+  it('accepts one user per name with one secret each', () => {
+    expect(
+      problemsOf(
+        [
+          'users:',
+          `  - { name: anna, role: arbiter, passwordHash: '${hash}' }`,
+          '  - { name: wall, role: display, passwordEnv: WALL }',
+        ].join('\n'),
+      ),
+    ).toEqual([]);
   });
 });

@@ -50,13 +50,16 @@ describe('overrides', () => {
   });
 
   it('create sections the file does not have', () => {
-    const c = load('', { CHESSBRIDGE_MQTT_BROKER_PASSWORD: 's3cret', CHESSBRIDGE_MQTT_BROKER_USERNAME: 'u' });
+    const c = load('', {
+      CHESSBRIDGE_MQTT_BROKER_ANONYMOUS_READ: 'yes',
+      CHESSBRIDGE_MQTT_BROKER_PORT: '1884',
+    });
     expect(c.mqtt.broker).toEqual({
       host: '127.0.0.1',
-      port: 1883,
+      port: 1884,
       wsPort: 9001,
-      username: 'u',
-      password: 's3cret',
+      anonymousRead: true,
+      origins: [],
     });
   });
 

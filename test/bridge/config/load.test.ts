@@ -69,7 +69,13 @@ describe('defaults and freezing', () => {
       quietSeconds: 4,
     });
     expect(c.mqtt.url).toBeUndefined();
-    expect(c.mqtt.broker).toEqual({ host: '127.0.0.1', port: 1883, wsPort: 9001 });
+    expect(c.mqtt.broker).toEqual({
+      host: '127.0.0.1',
+      port: 1883,
+      anonymousRead: false,
+      origins: [],
+      wsPort: 9001,
+    });
     expect(c.http).toEqual({ enabled: true, host: '127.0.0.1', port: 8080 });
     expect(c.boards).toEqual([]);
   });

@@ -4,7 +4,7 @@
  * moves published over MQTT and kept in the journal, requests answered, the web front serving
  * the MQTT.js bundle, and a second daemon on the same journal resuming the game with its seq.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type MqttClient } from 'mqtt';
@@ -21,6 +21,9 @@ import { observationsOfGame } from '../game/support.js';
 const now = (): number => performance.timeOrigin + performance.now();
 const OPENING = ['e4', 'e5', 'Nf3', 'Nc6', 'Bc4', 'Bc5'];
 
+/** The arbiter the test connects as (the embedded broker admits only users). */
+const ARBITER = { username: 'arbiter-1', password: 'lifecycle arbiter 2026' };
+
 const configFor = async (dir: string): Promise<Config> =>
   (
     await loadConfig({
@@ -29,6 +32,7 @@ const configFor = async (dir: string): Promise<Config> =>
         'laws: { gameType: rapid, timeControl: 15+10 }',
         `journal: { dir: ${join(dir, 'journal')}, checkpointSeconds: 1 }`,
         'mqtt: { clientId: lifecycle }',
+        `users: [{ name: arbiter-1, role: arbiter, passwordFile: ${join(dir, 'arbiter.secret')} }]`,
         'http: { enabled: yes }',
         'boards: [{ id: b1, driver: dgt, port: /dev/fake, serial: "01025", clock: yes }]',
         'pairings: [{ round: 1, board: 1, serial: "01025", white: { name: "White, W" }, black: { name: "Black, B" } }]',
@@ -58,6 +62,7 @@ describe('the daemon in-process', () => {
   let config: Config;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'chessbridge-lifecycle-'));
+    await writeFile(join(dir, 'arbiter.secret'), `${ARBITER.password}\n`);
     config = await configFor(dir);
   });
   afterAll(async () => {
@@ -87,7 +92,11 @@ describe('the daemon in-process', () => {
     expect(constructed).toBe(0); // constructors do nothing
     await Promise.all([first.daemon.start(), first.daemon.start()]);
     const mqttUrl = first.daemon.addresses?.mqtt ?? '';
-    const client: MqttClient = connect(mqttUrl, { clientId: 'lifecycle-watch', protocolVersion: 4 });
+    const client: MqttClient = connect(mqttUrl, {
+      clientId: 'lifecycle-watch',
+      protocolVersion: 4,
+      ...ARBITER,
+    });
     const seen: { topic: string; payload: string }[] = [];
     client.on('message', (topic, payload) => seen.push({ topic, payload: payload.toString() }));
     await client.subscribeAsync('chessbridge/#', { qos: 1 });
@@ -165,6 +174,7 @@ describe('the daemon in-process', () => {
     const client2 = connect(second.daemon.addresses?.mqtt ?? '', {
       clientId: 'lifecycle-watch-2',
       protocolVersion: 4,
+      ...ARBITER,
     });
     const seen2: { topic: string; payload: string }[] = [];
     client2.on('message', (topic, payload) => seen2.push({ topic, payload: payload.toString() }));

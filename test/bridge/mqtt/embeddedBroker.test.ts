@@ -13,6 +13,7 @@ import type { LogFn } from '../../../src/bridge/mqtt/log.js';
 import { EventPublisher } from '../../../src/bridge/mqtt/publisher.js';
 import { REQUEST_ACTIONS, type RequestHandlers } from '../../../src/bridge/mqtt/requestSchemas.js';
 import { serveRequests$ } from '../../../src/bridge/mqtt/requests.js';
+import { UserDirectory } from '../../../src/bridge/security/users.js';
 import type { EventMessage, JsonObject, ResponseEnvelope } from '../../../src/bridge/mqtt/topics.js';
 import { startTcpProxy, waitFor, type TcpProxy } from '../../support/mosquitto.js';
 import { clockEvent } from '../../support/wire.js';
@@ -86,18 +87,23 @@ describe('broker options', () => {
     expect(isLoopbackHost(host)).toBe(loopback);
   });
 
-  it('refuses to listen beyond loopback without credentials, and refuses half credentials', async () => {
+  it('refuses to listen beyond loopback without users, or with anonymous readers', async () => {
     const refused = checkBrokerOptions({ log: makeLog().log, host: '0.0.0.0' });
     expect(refused.isErr && refused.error.kind).toBe('credentialsRequired');
     await expect(
       new EmbeddedBroker({ log: makeLog().log, host: '0.0.0.0', port: 0 }).start(),
     ).rejects.toThrow(/refusing to listen on 0\.0\.0\.0 without credentials/);
-    const half = checkBrokerOptions({ log: makeLog().log, username: 'arbiter' });
-    expect(half.isErr && half.error.kind).toBe('incompleteCredentials');
     const badPort = checkBrokerOptions({ log: makeLog().log, port: 70000 });
     expect(badPort.isErr && badPort.error.kind).toBe('badPort');
-    const allowed = checkBrokerOptions({ log: makeLog().log, host: '0.0.0.0', username: 'a', password: 'b' });
+    const access = { users: new UserDirectory([]), daemon: { user: 'daemon', clientId: 'd' }, base: 'cb' };
+    const allowed = checkBrokerOptions({ log: makeLog().log, host: '0.0.0.0', access });
     expect(allowed.isOk).toBe(true);
+    const demo = checkBrokerOptions({
+      log: makeLog().log,
+      host: '0.0.0.0',
+      access: { ...access, anonymousRead: true },
+    });
+    expect(demo.isErr && demo.error.kind).toBe('credentialsRequired');
   });
 });
 
@@ -149,9 +155,15 @@ describe('EmbeddedBroker', () => {
   });
 
   it('enforces credentials on both listeners', async () => {
-    const { addresses } = await startBroker({ username: 'arbiter', password: 's3cret' });
+    const users = new UserDirectory([
+      { name: 'anna', role: 'arbiter', secret: 's3cret-of-anna' },
+      { name: 'daemon', role: 'daemon', secret: 'the-daemons-own' },
+    ]);
+    const { addresses } = await startBroker({
+      access: { users, daemon: { user: 'daemon', clientId: 'daemon' }, base: 'chessbridge' },
+    });
     const wrong = connection(addresses.url, 'intruder', {
-      username: 'arbiter',
+      username: 'anna',
       password: 'guess',
       startTimeoutMs: 3000,
     });
@@ -164,10 +176,10 @@ describe('EmbeddedBroker', () => {
       /Bad username or password|Not authorized/i,
     );
 
-    const right = connection(addresses.url, 'daemon', { username: 'arbiter', password: 's3cret' });
+    const right = connection(addresses.url, 'daemon', { username: 'daemon', password: 'the-daemons-own' });
     await right.conn.start();
     expect(right.conn.isConnected).toBe(true);
-    const browser = await testClient(addresses.wsUrl ?? '', { username: 'arbiter', password: 's3cret' });
+    const browser = await testClient(addresses.wsUrl ?? '', { username: 'anna', password: 's3cret-of-anna' });
     expect(browser.connected).toBe(true);
   });
 
@@ -232,7 +244,7 @@ describe('EmbeddedBroker', () => {
     const service = serveRequests$({ connection: conn, handlers, log: makeLog().log }).subscribe();
     cleanups.push(() => Promise.resolve(service.unsubscribe()));
     await waitFor(
-      () => lines.some(l => l.includes('subscribed chessbridge/bridge/request/+')),
+      () => lines.some(l => l.includes('subscribed chessbridge/bridge/request/#')),
       3000,
       'the request subscription',
     );

@@ -278,7 +278,7 @@ describe('MqttConnection against mosquitto', () => {
     );
     try {
       await waitFor(
-        () => lines.some(l => l.includes('subscribed chessbridge/bridge/request/+')),
+        () => lines.some(l => l.includes('subscribed chessbridge/bridge/request/#')),
         3000,
         'the request subscription',
       );
@@ -327,7 +327,7 @@ describe('MqttConnection against mosquitto', () => {
     const service = serveRequests$({ connection: conn, handlers: makeHandlers(), log }).subscribe();
     try {
       await waitFor(
-        () => lines.some(l => l.includes('subscribed chessbridge/bridge/request/+')),
+        () => lines.some(l => l.includes('subscribed chessbridge/bridge/request/#')),
         3000,
         'the request subscription',
       );

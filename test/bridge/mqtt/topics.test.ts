@@ -58,7 +58,7 @@ describe('makeTopics', () => {
       'chessbridge/alerts',
       'chessbridge/bridge/request/start_game',
       'chessbridge/bridge/response/start_game',
-      'chessbridge/bridge/request/+',
+      'chessbridge/bridge/request/#',
     ]);
   });
 
@@ -93,7 +93,7 @@ describe('matchesFilter', () => {
     ['a/b', 'a/b/c', false],
     ['+/x', '$SYS/x', false],
     ['#', '$SYS/x', false],
-    ['chessbridge/bridge/request/+', 'chessbridge/bridge/request/start_game', true],
+    ['chessbridge/bridge/request/#', 'chessbridge/bridge/request/start_game', true],
   ])('%s matches %s: %s', (filter, topic, expected) => {
     expect(matchesFilter(filter, topic)).toBe(expected);
   });
