@@ -420,7 +420,7 @@ describe('requests behind a gate, against mosquitto', () => {
     const service = serveRequests$({ connection: conn, handlers: counting, log, gate }).subscribe();
     try {
       await waitFor(
-        () => lines.some(l => l.includes('subscribed chessbridge/bridge/request/+')),
+        () => lines.some(l => l.includes('subscribed chessbridge/bridge/request/#')),
         3000,
         'the request subscription',
       );
