@@ -98,6 +98,12 @@ describe('a claim of a possible Art. 4 breach, through the daemon', () => {
     expect(events().filter(e => e.type === 'alert')).toEqual([
       expect.objectContaining({ code: 'release', grade: 'possible', claimed: true, ply: 1 }),
     ]);
+    // The answer comes on the requests connection, so it may arrive after the game's events.
+    await waitFor(
+      () => sub.latest(`${BASE}/bridge/response/claim`) !== undefined,
+      10_000,
+      'the answer to the claim',
+    );
     const response = sub.latest(`${BASE}/bridge/response/claim`);
     expect(JSON.parse(response ?? '{}')).toMatchObject({ status: 'ok', transaction: 'c-1' });
     expect(await daemon.stop()).toBe(0);
