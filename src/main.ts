@@ -258,7 +258,7 @@ const runDemo = async (request: DemoRequest): Promise<number> => {
         const lines = [
           '',
           `chessbridge demo: ${request.boards} emulated DGT boards playing (speed ${request.speed}×)`,
-          a?.http === undefined ? '' : `  hall display    ${a.http}/ui/display/index.html?round=1`,
+          a?.http === undefined ? '' : `  hall display    ${a.http}/ui/display/index.html`,
           a?.http === undefined ? '' : `  one board       ${a.http}/ui/display/board.html?game=r1-b1`,
           a?.http === undefined ? '' : `  arbiter console ${a.http}/ui/console/index.html`,
           `  arbiter login   user ${DEMO_ARBITER}, password ${arbiterSecret} (made for this run)`,

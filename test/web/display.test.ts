@@ -257,3 +257,52 @@ describe.skipIf(!CHROMIUM_PATH)('web display', () => {
     await page.close();
   });
 });
+
+describe.skipIf(!CHROMIUM_PATH)('the hall display follows the current round', () => {
+  let stack: WebStack;
+  let chrome: Chromium;
+
+  beforeAll(async () => {
+    [stack, chrome] = await Promise.all([startWebStack(), launchChromium()]);
+  });
+  afterAll(async () => {
+    await closeAll(chrome, stack);
+  });
+
+  const cards = (page: Page) =>
+    page
+      .locator('.game.card')
+      .evaluateAll((list: PageElement[]) => list.map(c => c.getAttribute('data-game')));
+
+  it('moves on to the round most boards play; ?round=N stays, ?round=all shows every game', async () => {
+    const r1 = round1
+      .slice(0, 4)
+      .map((g, i) => gameFrames(g, `r1-b${i + 1}`, { round: '1', board_number: i + 1 }));
+    r1.forEach(g => stack.publisher.retain(stack.topics.game(g.id), g.snapshot(10)));
+    await stack.publisher.drained();
+    const page = await chrome.newPage({ width: 1280, height: 800 });
+    await page.goto(stack.pageUrl('display/index.html'));
+    await expect.poll(() => cards(page), WAIT).toEqual(['r1-b1', 'r1-b2', 'r1-b3', 'r1-b4']);
+    expect(await page.locator('#round-title').textContent()).toBe('Round 1');
+
+    // Three boards finish round 1 and start round 2: the page moves on without a reload.
+    r1.slice(0, 3).forEach(g =>
+      stack.publisher.retain(stack.topics.game(g.id), g.snapshot(g.plies, Date.now(), g.result)),
+    );
+    const r2 = round2
+      .slice(0, 3)
+      .map((g, i) => gameFrames(g, `r2-b${i + 1}`, { round: '2', board_number: i + 1 }));
+    r2.forEach(g => stack.publisher.retain(stack.topics.game(g.id), g.snapshot(3)));
+    await stack.publisher.drained();
+    await expect.poll(() => cards(page), WAIT).toEqual(['r2-b1', 'r2-b2', 'r2-b3']);
+    expect(await page.locator('#round-title').textContent()).toBe('Round 2');
+
+    await page.goto(stack.pageUrl('display/index.html', { round: '1' }));
+    await expect.poll(() => cards(page), WAIT).toEqual(['r1-b1', 'r1-b2', 'r1-b3', 'r1-b4']);
+    await page.goto(stack.pageUrl('display/index.html', { round: 'all' }));
+    await expect.poll(() => page.locator('.game.card').count(), WAIT).toBe(7);
+    expect(await page.locator('#round-title').textContent()).toBe('Live games');
+    expect(chrome.errors).toEqual([]);
+    await page.close();
+  });
+});

@@ -1,7 +1,9 @@
-// The round page: every game of one round (`?round=3`; all games without it) as a card with its
-// board, players, clocks, last move and result, in board order, live. `?boards=1-8` keeps a range
-// of board numbers (one projector per group of boards). A card's heading opens the game on the
-// large board page.
+// The round page: every game of one round as a card with its board, players, clocks, last move
+// and result, in board order, live. Without `?round` it follows the current round: the round with
+// the most games in play (the later on a tie; with none in play, the latest round), so a hall
+// screen moves on by itself once most boards play the next round. `?round=3` stays on round 3,
+// `?round=all` shows every game. `?boards=1-8` keeps a range of board numbers (one projector per
+// group of boards). A card's heading opens the game on the large board page.
 
 import { compareGames } from '../shared/store.js';
 import { setMoveNotation, setTranslator } from '../shared/format.js';
@@ -17,7 +19,11 @@ setTranslator(i18n.t);
 i18n.mountSwitch(document.querySelector('.page-header') ?? document.body);
 
 const params = new URL(window.location.href).searchParams;
-const round = params.get('round');
+const asked = params.get('round');
+/** 'all', a fixed round, or null: follow the current round. */
+const fixedRound = asked === null || asked === '' || asked === 'current' ? null : asked;
+/** The round shown: fixed, or the current one (null until a game is known, and for 'all'). */
+let round = fixedRound === 'all' ? null : fixedRound;
 /** `?boards=1-8` (or `?boards=5`): the board numbers shown, else all. */
 const boards = (() => {
   const m = /^(\d+)(?:-(\d+))?$/.exec(params.get('boards') ?? '');
@@ -33,8 +39,31 @@ const connection = document.getElementById('connection');
 /** @type {Map<string, ReturnType<typeof createGameView>>} */
 const views = new Map();
 
-document.getElementById('round-title').textContent = round ? `Round ${round}` : 'Live games';
-document.title = round ? `Round ${round} – live` : 'Live games';
+const showTitle = () => {
+  document.getElementById('round-title').textContent = round
+    ? `${i18n.t('ui.round')} ${round}`
+    : 'Live games';
+  document.title = round ? `${i18n.t('ui.round')} ${round} – live` : 'Live games';
+};
+showTitle();
+
+/** The round with the most games in play, the later on a tie; with none in play, the latest. */
+const currentRound = () => {
+  const inPlay = new Map();
+  let latest = null;
+  const later = (a, b) => (b === null || Number(a) > Number(b) ? a : b);
+  for (const state of live.store.list()) {
+    if (!state.hasSnapshot || state.round === null || state.round === undefined) continue;
+    latest = later(state.round, latest);
+    if (state.status !== 'finished') inPlay.set(state.round, (inPlay.get(state.round) ?? 0) + 1);
+  }
+  let best = null;
+  for (const [r, n] of inPlay) {
+    const bestCount = best === null ? -1 : (inPlay.get(best) ?? 0);
+    if (n > bestCount || (n === bestCount && Number(r) > Number(best))) best = r;
+  }
+  return best ?? latest;
+};
 
 const now = () => live.skew.daemonNow(Date.now());
 
@@ -127,7 +156,19 @@ const render = game => {
   empty.hidden = views.size > 0;
 };
 
-live.store.subscribe(({ game }) => render(game));
+live.store.subscribe(({ game }) => {
+  if (fixedRound === null) {
+    const next = currentRound();
+    if (next !== round) {
+      // The hall moved on: every card is checked against the new round.
+      round = next;
+      showTitle();
+      live.store.list().forEach(state => render(state.game));
+      views.forEach((_, g) => render(g));
+    }
+  }
+  render(game);
+});
 live.onStatus(status => {
   connection.dataset.status = status;
   connection.textContent = connectionText(status, live.daemon);
