@@ -169,7 +169,8 @@ describe.skipIf(!CHROMIUM_PATH)('acceptance 1 through the daemon: display and ar
         },
         users: [{ name: 'watch', role: 'display', passwordFile: watchFile }],
         // The token is not in the file: CHESSBRIDGE_HTTP_ARBITER_TOKEN below; the password is in a file.
-        http: { enabled: true, host: '127.0.0.1', port: httpPort, arbiter: { passwordFile } },
+        // Spanish for readers whose browser asks for a language without a catalog.
+        http: { enabled: true, host: '127.0.0.1', port: httpPort, arbiter: { passwordFile }, language: 'es' },
         boards: [
           { id: board.id, driver: 'dgt', port: board.pty.hostPath, serial: board.serial, clock: true },
         ],
@@ -278,6 +279,33 @@ describe.skipIf(!CHROMIUM_PATH)('acceptance 1 through the daemon: display and ar
 
     expect(recorded()).toEqual(board.plies.slice(0, BEFORE_ILLEGAL));
     expect(chrome.errors).toEqual([]);
+  });
+
+  it('pages take the browser’s language when it has a catalog, else the venue’s (http.language)', async () => {
+    const list = (await (await fetch(`${http}/ui/shared/i18n/languages.json`)).json()) as { default: string };
+    expect(list.default).toBe('es');
+    for (const [locale, lang, lastMove] of [
+      ['de-DE', 'es', 'Última jugada'],
+      ['es-ES', 'es', 'Última jugada'],
+      ['en-GB', 'en', 'Last move'],
+    ] as const) {
+      const browser = await launchChromium({ locale });
+      try {
+        const page = await browser.newPage({ width: 1280, height: 800 });
+        await page.goto(
+          `${http}/ui/display/board.html?game=${GAME}&base=${BASE}&mqtt=${encodeURIComponent(ws)}`,
+        );
+        await page.locator('[data-name="white"]', { hasText: board.game.white }).waitFor(WAIT);
+        expect(await page.locator('html').getAttribute('lang'), locale).toBe(lang);
+        await expect
+          .poll(() => page.locator('[data-last-move]').textContent(), WAIT)
+          .toMatch(new RegExp(`^${lastMove}`));
+        await screenshot(page, `daemon-display-${locale}`);
+        expect(browser.errors, locale).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    }
   });
 
   it('refuses arbiter actions without the right credentials, and checks their fields', async () => {

@@ -44,8 +44,11 @@ export interface Chromium {
   close(): Promise<void>;
 }
 
-/** Launches Chromium with a fresh profile folder. */
-export const launchChromium = async (): Promise<Chromium> => {
+/**
+ * Launches Chromium with a fresh profile folder; `locale` sets the browser's language (what
+ * `navigator.languages` and `Accept-Language` say), e.g. 'es-ES'.
+ */
+export const launchChromium = async (options: { readonly locale?: string } = {}): Promise<Chromium> => {
   if (!CHROMIUM_PATH) throw new Error('chromium is not installed (apt-get install chromium)');
   const profile = await mkdtemp(join(tmpdir(), 'chessbridge-chromium-'));
   let context: BrowserContext;
@@ -57,6 +60,7 @@ export const launchChromium = async (): Promise<Chromium> => {
       args: [...CHROMIUM_ARGS],
       timeout: 30_000,
       viewport: { width: 1600, height: 900 },
+      ...(options.locale === undefined ? {} : { locale: options.locale }),
     });
   } catch (error) {
     await rm(profile, { recursive: true, force: true });

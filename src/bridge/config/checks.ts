@@ -14,6 +14,7 @@
  */
 import { Value } from '@sinclair/typebox/value';
 import { parseReadableTimeControl } from '../../engine/timeControl.js';
+import { LANGUAGES, languageOf } from '../i18n/messages.js';
 import { parseHash } from '../security/passwords.js';
 import { makePathOf, type SchemaProblem } from './errors.js';
 import {
@@ -335,6 +336,14 @@ export const crossFieldProblems = (value: unknown): SchemaProblem[] => {
   }
   out.push(...credentialProblems(['mqtt'], mqtt));
   out.push(...arbiterProblems(field(field(value, 'http'), 'arbiter')));
+  const language = str(field(field(value, 'http'), 'language'));
+  if (language !== undefined && languageOf(language) !== language)
+    out.push(
+      problem(
+        ['http', 'language'],
+        `no catalog for "${language}" (there are: ${Object.keys(LANGUAGES).join(', ')})`,
+      ),
+    );
   out.push(...userProblems(validEntries(field(value, 'users'), isUser)));
   if (field(mqtt, 'url') === undefined && broker !== undefined) out.push(...brokerProblems(broker, http));
   return out;

@@ -225,6 +225,13 @@ export const HttpSchema = Section('The HTTP server: live PGN, web display, healt
   enabled: Type.Boolean({ default: true, description: 'Serve HTTP at all' }),
   host: Type.String({ minLength: 1, default: '127.0.0.1', description: 'Interface to listen on' }),
   port: Port('TCP port', 8080),
+  language: Type.String({
+    pattern: '^[a-z]{2}$',
+    expects: 'a language of the catalogs: en, es (docs/i18n.md)',
+    default: 'en',
+    description:
+      "Language of the pages when the reader has not chosen one and the browser's languages have no catalog (docs/i18n.md)",
+  }),
   arbiter: Type.Optional(ArbiterCredentialsSchema),
 });
 

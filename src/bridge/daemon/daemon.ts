@@ -29,6 +29,8 @@ import { RequestGate } from '../requestGate.js';
 import { makeDaemonUser, readUsers } from '../security/configUsers.js';
 import { UserDirectory } from '../security/users.js';
 import { authorizeMqttRequest } from './authorize.js';
+import { jsonReply } from '../http/reply.js';
+import { LANGUAGES } from '../i18n/messages.js';
 import { makePipeline$ } from './pipeline.js';
 import { SseHub, sseFilters } from '../web/sse.js';
 import { MQTT_BROWSER_BUNDLE, WEB_DIR } from '../web/paths.js';
@@ -391,6 +393,17 @@ export class Daemon {
         // The pages' event stream (docs/web.md) and the MQTT.js bundle they import.
         { path: '/events', name: 'events', stream: (req, res) => hub.handle(req, res) },
         { path: '/ui/vendor/mqtt.esm.js', name: 'vendor', reply: req => mqttJs(req.headers) },
+        // The catalogs' list with the venue's default language (http.language).
+        {
+          path: '/ui/shared/i18n/languages.json',
+          name: 'static',
+          reply: () =>
+            jsonReply(
+              200,
+              { default: config.http.language, languages: LANGUAGES },
+              { 'cache-control': 'no-cache' },
+            ),
+        },
       ],
       arbiter: {
         ...secrets.value,
