@@ -28,6 +28,14 @@ import {
 
 const WAIT = { timeout: 10_000 };
 
+const catalogOf = (lang: string) =>
+  JSON.parse(readFileSync(new URL(`../../web/shared/i18n/${lang}.json`, import.meta.url), 'utf8')) as Record<
+    string,
+    unknown
+  >;
+const EN_CATALOG = catalogOf('en');
+const ES_CATALOG = catalogOf('es');
+
 const corpus: ImportedGame[] = readPgn(
   decodePgnBytes(readFileSync(sharedPath('data/pgn/fide-womens-world-rapid-2024.pgn'))),
 ).flatMap(r => (r.isOk ? [r.value] : []));
@@ -252,6 +260,15 @@ describe.skipIf(!CHROMIUM_PATH)('web display', () => {
       `Última jugada: 7. ${localSan('es', g.moveEvent(13).san)}`,
     );
     expect(await page.locator('.status').textContent()).toBe('Juegan Negras');
+    expect(await page.locator('#game-title').textContent()).toContain('Ronda 2 · Tablero 2');
+    // No word of the page is left in English: every English page text of the catalog that
+    // Spanish says otherwise is absent from what the reader sees.
+    const shownText = await page.locator('body').innerText();
+    for (const [key, english] of Object.entries(EN_CATALOG)) {
+      if (!key.startsWith('ui.') || typeof english !== 'string' || english === ES_CATALOG[key]) continue;
+      const fixed = english.split(/\{\w+\}/).filter(part => part.trim().length > 2);
+      for (const part of fixed) expect(shownText, `${key}: "${part}"`).not.toContain(part.trim());
+    }
     await screenshot(page, 'board-es-letters');
     expect(chrome.errors).toEqual([]);
     await page.close();

@@ -13,6 +13,7 @@ import { createGameView } from './gameView.js';
 const i18n = await loadI18n();
 if (new URL(window.location.href).searchParams.get('notation') === 'letters') setMoveNotation(i18n.localSan);
 setTranslator(i18n.t);
+i18n.translate();
 i18n.mountSwitch(document.querySelector('.page-header') ?? document.body);
 
 const params = new URL(window.location.href).searchParams;
@@ -38,18 +39,18 @@ const showGame = () => {
     document.getElementById('game-title').textContent =
       [
         state.event,
-        state.round ? `Round ${state.round}` : '',
-        state.board_number ? `Board ${state.board_number}` : '',
+        state.round ? `${i18n.t('ui.round')} ${state.round}` : '',
+        state.board_number ? `${i18n.t('ui.board')} ${state.board_number}` : '',
       ]
         .filter(Boolean)
         .join(' · ') || state.game;
-    document.title = `${title} – live`;
+    document.title = i18n.t('ui.live_suffix', { title });
   });
   setInterval(() => view.tick(now()), 200);
 };
 
 const showPicker = () => {
-  empty.textContent = 'Choose a game:';
+  empty.textContent = i18n.t('ui.choose_game');
   const list = document.createElement('ul');
   list.className = 'game-picker';
   main.append(list);
@@ -61,8 +62,8 @@ const showPicker = () => {
       .map(state => {
         const link = document.createElement('a');
         link.href = linkWithSettings('board.html', { game: state.game });
-        link.textContent = `${state.round ? `Round ${state.round}, ` : ''}${
-          state.board_number ? `board ${state.board_number}` : state.game
+        link.textContent = `${state.round ? `${i18n.t('ui.round')} ${state.round}, ` : ''}${
+          state.board_number ? `${i18n.t('ui.board')} ${state.board_number}` : state.game
         }: ${playerName(state.white)} – ${playerName(state.black)}`;
         const item = document.createElement('li');
         item.append(link);

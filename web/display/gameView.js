@@ -11,7 +11,9 @@
 import { makeBoardSvg } from '../shared/board.js';
 import { describeClock, formatClock, remainingMs } from '../shared/clock.js';
 import {
+  boardLabel,
   moveNumber,
+  movesLabel,
   lastMoveText,
   moveText,
   sanText,
@@ -53,7 +55,7 @@ export const createGameView = ({ large = false, href, orientation = 'white' } = 
   const result = h('p', { class: 'result', 'data-result': '', 'aria-live': 'polite' });
   const boardHost = h('div', { class: 'board-host' });
   const lastMove = h('p', { class: 'last-move', 'data-last-move': '' });
-  const moves = h('ol', { class: 'moves', 'aria-label': 'Moves' });
+  const moves = h('ol', { class: 'moves', 'aria-label': movesLabel() });
 
   const playerRow = color => {
     const name = h('span', { class: 'name', 'data-name': color });
@@ -143,7 +145,7 @@ export const createGameView = ({ large = false, href, orientation = 'white' } = 
     state = next;
     if (!state) return;
     element.dataset.game = state.game;
-    const title = state.board_number ? `Board ${state.board_number}` : state.game;
+    const title = state.board_number ? boardLabel(state.board_number) : state.game;
     const names = `${playerName(state.white)} \u2013 ${playerName(state.black)}`;
     heading.replaceChildren(
       href ? h('a', { href }, title) : title,

@@ -16,6 +16,7 @@ import { createGameView } from './gameView.js';
 const i18n = await loadI18n();
 if (new URL(window.location.href).searchParams.get('notation') === 'letters') setMoveNotation(i18n.localSan);
 setTranslator(i18n.t);
+i18n.translate();
 i18n.mountSwitch(document.querySelector('.page-header') ?? document.body);
 
 const params = new URL(window.location.href).searchParams;
@@ -40,10 +41,9 @@ const connection = document.getElementById('connection');
 const views = new Map();
 
 const showTitle = () => {
-  document.getElementById('round-title').textContent = round
-    ? `${i18n.t('ui.round')} ${round}`
-    : 'Live games';
-  document.title = round ? `${i18n.t('ui.round')} ${round} – live` : 'Live games';
+  const title = round ? `${i18n.t('ui.round')} ${round}` : i18n.t('ui.live_games');
+  document.getElementById('round-title').textContent = title;
+  document.title = round ? i18n.t('ui.live_suffix', { title }) : title;
 };
 showTitle();
 

@@ -69,6 +69,12 @@ export const setTranslator = t => {
 /** A catalog message, or the English words when no catalog is loaded. */
 const say = (key, params, english) => (translate ? translate(key, params) : english);
 
+/** "Board 3" in the page's language. */
+export const boardLabel = number => `${say('ui.board', {}, 'Board')} ${number}`;
+
+/** The label of a move list. */
+export const movesLabel = () => say('ui.moves', {}, 'Moves');
+
 /** The status line of a game: who is to move, paused, or how it ended. */
 export const statusText = state => {
   if (!state) return '';

@@ -90,6 +90,15 @@ export const loadI18n = async () => {
       const swap = l => letters[EN_LETTERS.indexOf(l)] ?? l;
       return san.replace(/^[KQRBN]/, swap).replace(/=([QRBN])/, (_, l) => `=${swap(l)}`);
     },
+    /**
+     * The page's own words: every element with `data-i18n="key"` gets the key's text, every one
+     * with `data-i18n-label="key"` its aria-label.
+     */
+    translate: (root = document) => {
+      for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+      for (const el of root.querySelectorAll('[data-i18n-label]'))
+        el.setAttribute('aria-label', t(el.dataset.i18nLabel));
+    },
     /** A language switch (a labelled select) appended to `parent`; a choice reloads the page in it. */
     mountSwitch: parent => {
       const label = document.createElement('label');
