@@ -36,6 +36,19 @@ const catalogOf = (lang: string) =>
 const EN_CATALOG = catalogOf('en');
 const ES_CATALOG = catalogOf('es');
 
+/**
+ * No word of a Spanish page is left in English: every English page text of the catalog that
+ * Spanish says otherwise is absent from what the reader sees.
+ */
+const expectNoEnglish = async (page: Page) => {
+  const shownText = await page.locator('body').innerText();
+  for (const [key, english] of Object.entries(EN_CATALOG)) {
+    if (!key.startsWith('ui.') || typeof english !== 'string' || english === ES_CATALOG[key]) continue;
+    const fixed = english.split(/\{\w+\}/).filter(part => part.trim().length > 2);
+    for (const part of fixed) expect(shownText, `${key}: "${part}"`).not.toContain(part.trim());
+  }
+};
+
 const corpus: ImportedGame[] = readPgn(
   decodePgnBytes(readFileSync(sharedPath('data/pgn/fide-womens-world-rapid-2024.pgn'))),
 ).flatMap(r => (r.isOk ? [r.value] : []));
@@ -261,14 +274,7 @@ describe.skipIf(!CHROMIUM_PATH)('web display', () => {
     );
     expect(await page.locator('.status').textContent()).toBe('Juegan Negras');
     expect(await page.locator('#game-title').textContent()).toContain('Ronda 2 · Tablero 2');
-    // No word of the page is left in English: every English page text of the catalog that
-    // Spanish says otherwise is absent from what the reader sees.
-    const shownText = await page.locator('body').innerText();
-    for (const [key, english] of Object.entries(EN_CATALOG)) {
-      if (!key.startsWith('ui.') || typeof english !== 'string' || english === ES_CATALOG[key]) continue;
-      const fixed = english.split(/\{\w+\}/).filter(part => part.trim().length > 2);
-      for (const part of fixed) expect(shownText, `${key}: "${part}"`).not.toContain(part.trim());
-    }
+    await expectNoEnglish(page);
     await screenshot(page, 'board-es-letters');
     expect(chrome.errors).toEqual([]);
     await page.close();
@@ -319,6 +325,11 @@ describe.skipIf(!CHROMIUM_PATH)('the hall display follows the current round', ()
     await page.goto(stack.pageUrl('display/index.html', { round: 'all' }));
     await expect.poll(() => page.locator('.game.card').count(), WAIT).toBe(7);
     expect(await page.locator('#round-title').textContent()).toBe('Live games');
+    await page.goto(stack.pageUrl('display/index.html', { round: 'all', lang: 'es' }));
+    await expect.poll(() => page.locator('.game.card').count(), WAIT).toBe(7);
+    expect(await page.locator('#round-title').textContent()).toBe('Partidas en directo');
+    await expectNoEnglish(page);
+    await screenshot(page, 'round-all-es');
     expect(chrome.errors).toEqual([]);
     await page.close();
   });
