@@ -178,6 +178,20 @@ describe('a hall full of phones: the embedded broker and the daemon', () => {
       'the refusals logged',
     );
     expect(lines.some(l => l.includes('may publish') || l.includes('may not publish'))).toBe(true);
+
+    // A display that keeps trying, reconnecting each time, is not one log line per attempt.
+    for (let i = 0; i < 20; i++) {
+      const c = await client({ ...WALL, clientId: `wall-again-${i}` });
+      const closed = new Promise<void>(resolve => c.once('close', () => resolve()));
+      c.publish(`chessbridge/games/${GAME}`, '{}', { qos: 1, retain: true });
+      await closed;
+    }
+    await waitFor(
+      () => lines.some(l => /refused: wall: \d+ more refusals not logged one by one/.test(l)),
+      5000,
+      'the refusals summed up',
+    );
+    expect(lines.filter(l => l.includes('publish refused: display wall')).length).toBeLessThan(10);
   });
 
   it('an operator may not write on a clock nor set a result; the daemon says why', async () => {

@@ -23,6 +23,7 @@ import type { Role } from '../security/roles.js';
 import type { UserDirectory } from '../security/users.js';
 import { maySubscribe, originAllowed, publishVerdict } from './brokerAccess.js';
 import { MQTT_NAMESPACE, type LogFn } from './log.js';
+import { RefusalLog } from './refusalLog.js';
 
 /** Who may connect and what each may do (see the module comment). */
 export interface BrokerAccess {
@@ -170,6 +171,8 @@ export class EmbeddedBroker {
   private starting: Promise<BrokerAddresses> | undefined;
   private stopping: Promise<void> | undefined;
   private reportTimer: NodeJS.Timeout | undefined;
+  /** Refused publishes and subscriptions: a few lines per user and period, then a count. */
+  private readonly refusals = new RefusalLog();
   /** Client ids connected now. */
   private readonly connected = new Map<string, Client>();
 
@@ -232,6 +235,8 @@ export class EmbeddedBroker {
       this.reportTimer = setInterval(() => {
         for (const line of access.users.failureReport())
           this.log('warning', `logins (MQTT and HTTP): ${line}`);
+        for (const line of this.refusals.report())
+          this.log('warning', `publishes and subscriptions refused: ${line}`);
       }, every);
       this.reportTimer.unref();
     }
@@ -362,7 +367,8 @@ export class EmbeddedBroker {
           sender: `${client.id}@${addressOf(client)}`,
         });
         if (!verdict.ok) {
-          this.log('warning', `publish refused: ${describe(client)}: ${verdict.why}`);
+          if (this.refusals.note(w.user))
+            this.log('warning', `publish refused: ${describe(client)}: ${verdict.why}`);
           done(new Error(verdict.why));
           return;
         }
@@ -372,7 +378,8 @@ export class EmbeddedBroker {
       authorizeSubscribe: (client, sub, done) => {
         const w = who.get(client);
         if (w === undefined || !maySubscribe(w.role, access.base, sub.topic)) {
-          this.log('warning', `subscription refused: ${describe(client)} to ${sub.topic}`);
+          if (this.refusals.note(w?.user ?? ''))
+            this.log('warning', `subscription refused: ${describe(client)} to ${sub.topic}`);
           done(null, null);
           return;
         }
