@@ -325,6 +325,8 @@ describe.skipIf(!CHROMIUM_PATH)('the hall display follows the current round', ()
     await page.goto(stack.pageUrl('display/index.html', { round: 'all' }));
     await expect.poll(() => page.locator('.game.card').count(), WAIT).toBe(7);
     expect(await page.locator('#round-title').textContent()).toBe('Live games');
+    // Every card of the all-games view says its round.
+    expect(await page.locator('.game[data-game="r2-b3"] h2').textContent()).toMatch(/^Round 2 · Board 3/);
     await page.goto(stack.pageUrl('display/index.html', { round: 'all', lang: 'es' }));
     await expect.poll(() => page.locator('.game.card').count(), WAIT).toBe(7);
     expect(await page.locator('#round-title').textContent()).toBe('Partidas en directo');

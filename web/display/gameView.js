@@ -14,6 +14,7 @@ import {
   boardLabel,
   moveNumber,
   movesLabel,
+  roundLabel,
   lastMoveText,
   moveText,
   sanText,
@@ -47,7 +48,7 @@ let views = 0;
  * @param {string} [options.href] where the card's heading links to (round page)
  * @param {'white'|'black'} [options.orientation]
  */
-export const createGameView = ({ large = false, href, orientation = 'white' } = {}) => {
+export const createGameView = ({ large = false, href, orientation = 'white', withRound = false } = {}) => {
   views += 1;
   const headingId = `game-heading-${views}`;
   const heading = h('h2', { id: headingId });
@@ -145,7 +146,9 @@ export const createGameView = ({ large = false, href, orientation = 'white' } = 
     state = next;
     if (!state) return;
     element.dataset.game = state.game;
-    const title = state.board_number ? boardLabel(state.board_number) : state.game;
+    const board = state.board_number ? boardLabel(state.board_number) : state.game;
+    // Where a page shows several rounds, each card says its round.
+    const title = withRound && state.round ? `${roundLabel(state.round)} · ${board}` : board;
     const names = `${playerName(state.white)} \u2013 ${playerName(state.black)}`;
     heading.replaceChildren(
       href ? h('a', { href }, title) : title,

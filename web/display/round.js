@@ -143,7 +143,10 @@ const render = game => {
   } else {
     const added = !view;
     if (!view) {
-      view = createGameView({ href: linkWithSettings('board.html', { game }) });
+      view = createGameView({
+        href: linkWithSettings('board.html', { game }),
+        withRound: fixedRound === 'all',
+      });
       views.set(game, view);
     }
     const before = view.element.dataset.order;

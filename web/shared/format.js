@@ -72,6 +72,9 @@ const say = (key, params, english) => (translate ? translate(key, params) : engl
 /** "Board 3" in the page's language. */
 export const boardLabel = number => `${say('ui.board', {}, 'Board')} ${number}`;
 
+/** "Round 2" in the page's language. */
+export const roundLabel = round => `${say('ui.round', {}, 'Round')} ${round}`;
+
 /** The label of a move list. */
 export const movesLabel = () => say('ui.moves', {}, 'Moves');
 
