@@ -1,7 +1,9 @@
 /**
  * A hall behind an external mosquitto (docs/security.md): `chessbridge broker-config` writes the
- * password and ACL files for the configuration's users, a real mosquitto runs with them, and the
- * daemon (in-process) connects with its own account. The arbiter's request, on the topic the
+ * password and ACL files for the configuration's users, a real mosquitto runs with them and the
+ * mosquitto.conf it prints (a listener for the daemon, one for the hall where a client's id is its
+ * user name), and the daemon (in-process) connects with its own account. Nobody takes the daemon's
+ * client id. The arbiter's request, on the topic the
  * console uses (web/shared/live.js), is answered and journaled with the user; an anonymous client
  * is refused; a display can publish neither a request nor a retained fake under the base; an
  * operator cannot publish a request under the arbiter's name. The journal holds only the arbiter's
@@ -19,7 +21,8 @@ import { engineSupervisor } from '../../src/bridge/game/engine.js';
 import { memoryLogger } from '../../src/bridge/logger.js';
 import { START_SQUARES, type Observation } from '../../src/drivers/observation.js';
 import { main } from '../../src/main.js';
-import { startMosquitto, waitFor, type Mosquitto } from '../support/mosquitto.js';
+import { mosquittoConfSample } from '../../src/bridge/security/mosquittoFiles.js';
+import { freePort, startMosquitto, waitFor, waitForPort, type Mosquitto } from '../support/mosquitto.js';
 
 /** The console's own rule for its request topics (web/shared/live.js). */
 const { requestTopic } = (await import(new URL('../../web/shared/live.js', import.meta.url).href)) as {
@@ -56,17 +59,22 @@ describe('a hall behind mosquitto with the files of chessbridge broker-config', 
   let pipeline: Subscription;
   let sink: Subscriber<Observation> | undefined;
   let counter = 0;
+  /** The hall's listener, where every client but the daemon connects. */
+  let hallUrl: string;
   const clients: MqttClient[] = [];
   const journal = () => readFile(join(dir, 'journal', 'games', `${GAME}.jsonl`), 'utf8');
-  /** The journal's lines since `before`: only the arbiter's markers (resync_board) may be there. */
-  const expectOnlyMarkersSince = async (before: string) => {
-    const added = (await journal()).slice(before.length).trim().split('\n');
-    for (const line of added)
-      expect(line).toMatch(/"action":"resync_board".*"source":"mqtt role=arbiter user=anna"/);
+  /** Every command in the journal is the daemon's own or the arbiter's marker (resync_board). */
+  const expectOnlyMarkers = async () => {
+    const commands = (await journal()).split('\n').filter(l => l.includes('"type":"command"'));
+    expect(commands.length).toBeGreaterThan(0);
+    for (const line of commands)
+      expect(line).toMatch(
+        /"source":"daemon"|"action":"resync_board".*"source":"mqtt role=arbiter user=anna"/,
+      );
   };
 
   const client = async (options: IClientOptions): Promise<MqttClient> => {
-    const c = await connectAsync(broker.url, {
+    const c = await connectAsync(hallUrl, {
       protocolVersion: 4,
       reconnectPeriod: 0,
       connectTimeout: 5000,
@@ -78,7 +86,7 @@ describe('a hall behind mosquitto with the files of chessbridge broker-config', 
   /** The CONNACK refusal code of a login (0 when accepted). */
   const loginCode = (options: IClientOptions): Promise<number> =>
     new Promise(resolve => {
-      const c = connect(broker.url, {
+      const c = connect(hallUrl, {
         protocolVersion: 4,
         reconnectPeriod: 0,
         connectTimeout: 5000,
@@ -126,13 +134,23 @@ describe('a hall behind mosquitto with the files of chessbridge broker-config', 
     const file = join(dir, 'hall.yaml');
     await writeFile(file, configText(dir, 'mqtt://127.0.0.1:1883'));
     expect(await main(['broker-config', '-c', file, '--out', join(dir, 'mosquitto')])).toBe(0);
+    // The mosquitto.conf the command prints, on free loopback ports: the daemon's listener, the
+    // hall's (client id = user name) and the browsers' (WebSocket).
+    const [hallPort, wsPort] = [await freePort(), await freePort()];
+    const sample = mosquittoConfSample(
+      join(dir, 'mosquitto', 'chessbridge.passwd'),
+      join(dir, 'mosquitto', 'chessbridge.acl'),
+    );
     broker = await startMosquitto({
-      extraConfig: [
-        'allow_anonymous false',
-        `password_file ${join(dir, 'mosquitto', 'chessbridge.passwd')}`,
-        `acl_file ${join(dir, 'mosquitto', 'chessbridge.acl')}`,
-      ],
+      listeners: port =>
+        sample
+          .replace('listener 1884 127.0.0.1', `listener ${port} 127.0.0.1`)
+          .replace(/^listener 1883$/m, `listener ${hallPort} 127.0.0.1`)
+          .replace(/^listener 9001$/m, `listener ${wsPort} 127.0.0.1`)
+          .split('\n'),
     });
+    hallUrl = `mqtt://127.0.0.1:${hallPort}`;
+    await waitForPort(hallPort, 5000);
     const config = (await loadConfig({ text: configText(dir, broker.url) })).unwrap();
     const memory = memoryLogger('info');
     lines = memory.lines;
@@ -175,20 +193,18 @@ describe('a hall behind mosquitto with the files of chessbridge broker-config', 
   });
 
   it('a display sends no request, under its own name or none', async () => {
-    const before = await journal();
     const body = { game_id: GAME, result: '0-1', reason: 'resignation' };
     expect(await attempt(WALL, requestTopic('chessbridge', 'wall', 'set_result'), body)).toBe(undefined);
     expect(await attempt(WALL, requestTopic('chessbridge', undefined, 'set_result'), body)).toBe(undefined);
-    await expectOnlyMarkersSince(before);
+    await expectOnlyMarkers();
   });
 
   it('an operator cannot request under the arbiter’s name, nor write on a clock under its own', async () => {
-    const before = await journal();
     const result = { game_id: GAME, result: '0-1', reason: 'resignation' };
     expect(await attempt(OLGA, requestTopic('chessbridge', 'anna', 'set_result'), result)).toBe(undefined);
     const text = { board_id: 'b1', text: 'HACKED' };
     expect(await attempt(OLGA, requestTopic('chessbridge', 'olga', 'clock_text'), text)).toBe(undefined);
-    await expectOnlyMarkersSince(before);
+    await expectOnlyMarkers();
   });
 
   it('a display publishes no retained fake snapshot nor a fake bridge offline', async () => {
@@ -210,6 +226,24 @@ describe('a hall behind mosquitto with the files of chessbridge broker-config', 
     expect(seen.get('chessbridge/bridge/state')).toContain('"online"');
     expect(seen.get(`chessbridge/games/${GAME}`)).toContain(`"${GAME}"`);
     expect(seen.get(`chessbridge/games/${GAME}`)).not.toContain('99999');
+  });
+
+  it("nobody takes the daemon's client id; the daemon stays online", async () => {
+    const states: string[] = [];
+    const watch = await client(WALL);
+    watch.on('message', (_t, p) => states.push(p.toString()));
+    await watch.subscribeAsync('chessbridge/bridge/state', { qos: 1 });
+    await waitFor(() => states.length === 1, 5000, 'the retained state');
+    for (let i = 0; i < 10; i++)
+      for (const login of [OLGA, ANNA]) {
+        const c = await client({ ...login, clientId: 'hall-daemon' });
+        c.end(true);
+      }
+    // The daemon still answers on its connections, and never went offline.
+    const body = { game_id: GAME, result: '0-1', reason: 'resignation' };
+    expect(await attempt(OLGA, requestTopic('chessbridge', 'olga', 'set_result'), body)).toBe(undefined);
+    expect(states.every(s => s.includes('"online"'))).toBe(true);
+    expect(lines.filter(l => l.includes('lost; MQTT.js reconnects'))).toEqual([]);
   });
 
   it('the arbiter decides on the console’s topic; the journal says who', async () => {
