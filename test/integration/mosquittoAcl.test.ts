@@ -30,7 +30,7 @@ const { requestTopic } = (await import(new URL('../../web/shared/live.js', impor
 };
 
 const now = (): number => performance.timeOrigin + performance.now();
-const DAEMON = { username: 'bridge', password: 'bridge-account-5Rt8q' };
+const DAEMON = { username: 'bridge', password: 'umpire-account-5Rt8q' };
 const ANNA = { username: 'anna', password: 'tarrasch-1908-opens-e4' };
 const OLGA = { username: 'olga', password: 'rounds-and-boards-77' };
 const WALL = { username: 'wall', password: 'corridor-screen-4411' };

@@ -16,6 +16,7 @@ import { pbkdf2, randomBytes } from 'node:crypto';
 import { Result } from '@badrap/result';
 import { dataError } from '../../engine/types.js';
 import { type ConfiguredUser, readUsers } from './configUsers.js';
+import { weakSecretProblem } from './passwords.js';
 import { actionsOf } from './roles.js';
 
 /** PBKDF2 rounds of new entries (mosquitto 2.0's own tool uses 101; more costs each login more CPU). */
@@ -112,12 +113,19 @@ export const mosquittoFiles = async (
         `users[${i}].name: "${u.name}" is a client id of the daemon (mqtt.clientId): with use_username_as_clientid it could take the daemon's place`,
       );
   }
+  if (daemonSecret !== undefined) {
+    const why = weakSecretProblem(daemonSecret, daemonName);
+    if (why !== undefined) problems.push(`mqtt.password: weak secret: ${why}`);
+  }
   const entries = read.isOk ? read.value : [];
-  for (const [i, e] of entries.entries())
+  for (const [i, e] of entries.entries()) {
+    const why = e.secret === undefined ? undefined : weakSecretProblem(e.secret, e.name);
+    if (why !== undefined) problems.push(`users[${i}]: weak secret for ${e.name}: ${why}`);
     if (e.secret === undefined)
       problems.push(
         `users[${i}]: ${e.name} has only a chessbridge hash, which mosquitto cannot check; give the secret as passwordFile or passwordEnv to write the broker's files`,
       );
+  }
   if (problems.length > 0 || daemonName === undefined || daemonSecret === undefined)
     return Result.err(
       dataError({ kind: 'brokerConfig' as const, problems }, `broker-config: ${problems.join('; ')}`),

@@ -39,13 +39,13 @@ describe('the password file', () => {
   it('writes one line per user, the daemon first, a fresh salt each', async () => {
     const r = await mosquittoFiles({
       base: 'hall',
-      daemon: { name: 'bridge', secret: 'bridge-secret-x9Q2k' },
+      daemon: { name: 'bridge', secret: 'umpire-account-x9Q2k' },
       clientId: 'chessbridge',
       users: [
         { name: 'anna', role: 'arbiter', passwordEnv: 'T_ANNA' },
         { name: 'wall', role: 'display', passwordEnv: 'T_WALL' },
       ],
-      env: { T_ANNA: 'anna-secret-7hQk', T_WALL: 'corridor-screen-4411' },
+      env: { T_ANNA: 'petrosian-1963-tigran', T_WALL: 'corridor-screen-4411' },
       iterations: 101,
     });
     const files = r.unwrap();
@@ -129,10 +129,10 @@ describe('what cannot be written', () => {
     );
   });
 
-  it('refuses a user that has only a chessbridge hash, and a user named as the daemon', async () => {
+  it('refuses a user that has only a chessbridge hash, a user named as the daemon, a weak secret', async () => {
     const r = await mosquittoFiles({
       base: 'hall',
-      daemon: { name: 'bridge', secret: 'bridge-secret-x9Q2k' },
+      daemon: { name: 'bridge', secret: 'umpire-account-x9Q2k' },
       clientId: 'chessbridge',
       users: [
         {
@@ -141,11 +141,16 @@ describe('what cannot be written', () => {
           passwordHash: 'scrypt$16384$8$1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaGhhc2g',
         },
         { name: 'bridge', role: 'display', passwordEnv: 'T_B' },
+        { name: 'wall', role: 'display', passwordEnv: 'T_W' },
       ],
-      env: { T_B: 'corridor-screen-4411' },
+      env: { T_B: 'corridor-screen-4411', T_W: 'change-me' },
     });
     const problems = r.isErr ? r.error.problems : [];
     expect(problems.some(p => p.startsWith('users[0]: anna has only a chessbridge hash'))).toBe(true);
     expect(problems.some(p => p.startsWith('users[1].name: "bridge" is the daemon\'s account'))).toBe(true);
+    expect(problems).toContain(
+      'users[2]: weak secret for wall: an example or well-known secret: anyone tries it first',
+    );
+    expect(problems.some(p => p.startsWith('mqtt.password: '))).toBe(false);
   });
 });
