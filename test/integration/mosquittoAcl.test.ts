@@ -3,7 +3,8 @@
  * password and ACL files for the configuration's users, a real mosquitto runs with them and the
  * mosquitto.conf it prints (a listener for the daemon, one for the hall where a client's id is its
  * user name), and the daemon (in-process) connects with its own account. Nobody takes the daemon's
- * client id. The arbiter's request, on the topic the
+ * client id. The arbiter console, in headless Chromium over mosquitto's WebSocket listener, logs in
+ * as its user and gets its request answered. The arbiter's request, on the topic the
  * console uses (web/shared/live.js), is answered and journaled with the user; an anonymous client
  * is refused; a display can publish neither a request nor a retained fake under the base; an
  * operator cannot publish a request under the arbiter's name. The journal holds only the arbiter's
@@ -20,6 +21,7 @@ import { Daemon } from '../../src/bridge/daemon/daemon.js';
 import { engineSupervisor } from '../../src/bridge/game/engine.js';
 import { memoryLogger } from '../../src/bridge/logger.js';
 import { START_SQUARES, type Observation } from '../../src/drivers/observation.js';
+import { launchChromium } from '../support/browser.js';
 import { main } from '../../src/main.js';
 import { mosquittoConfSample } from '../../src/bridge/security/mosquittoFiles.js';
 import { freePort, startMosquitto, waitFor, waitForPort, type Mosquitto } from '../support/mosquitto.js';
@@ -42,7 +44,7 @@ const configText = (dir: string, url: string): string =>
     'laws: { gameType: rapid, timeControl: 15+10 }',
     `journal: { dir: ${join(dir, 'journal')}, checkpointSeconds: 1 }`,
     `mqtt: { url: "${url}", clientId: hall-daemon, username: ${DAEMON.username}, password: ${DAEMON.password} }`,
-    'http: { enabled: no }',
+    'http: { enabled: yes }',
     'users:',
     '  - { name: anna, role: arbiter, passwordEnv: MOSQ_TEST_ANNA }',
     '  - { name: olga, role: operator, passwordEnv: MOSQ_TEST_OLGA }',
@@ -61,6 +63,7 @@ describe('a hall behind mosquitto with the files of chessbridge broker-config', 
   let counter = 0;
   /** The hall's listener, where every client but the daemon connects. */
   let hallUrl: string;
+  let wsUrl: string;
   const clients: MqttClient[] = [];
   const journal = () => readFile(join(dir, 'journal', 'games', `${GAME}.jsonl`), 'utf8');
   /** Every command in the journal is the daemon's own or the arbiter's marker (resync_board). */
@@ -150,6 +153,7 @@ describe('a hall behind mosquitto with the files of chessbridge broker-config', 
           .split('\n'),
     });
     hallUrl = `mqtt://127.0.0.1:${hallPort}`;
+    wsUrl = `ws://127.0.0.1:${wsPort}`;
     await waitForPort(hallPort, 5000);
     const config = (await loadConfig({ text: configText(dir, broker.url) })).unwrap();
     const memory = memoryLogger('info');
@@ -161,6 +165,7 @@ describe('a hall behind mosquitto with the files of chessbridge broker-config', 
       scheduler: asyncScheduler,
       now,
       version: '0.0.0-test',
+      httpPort: 0,
       openBoard: () =>
         new Observable<Observation>(s => {
           sink = s;
@@ -264,5 +269,28 @@ describe('a hall behind mosquitto with the files of chessbridge broker-config', 
     expect(text.match(/"action":"set_result"/g)).toHaveLength(1);
     expect(text).not.toContain('HACKED');
     expect(lines.filter(l => l.includes('not allowed'))).toEqual([]);
+  });
+
+  it('the arbiter console logs in through mosquitto as its user and its request is answered', async () => {
+    const chrome = await launchChromium();
+    try {
+      const page = await chrome.newPage();
+      const query = new URLSearchParams({ mqtt: wsUrl, user: ANNA.username });
+      await page.goto(`${daemon.addresses?.http ?? ''}/ui/console/index.html?${query.toString()}`);
+      await page.locator('#secret').fill(ANNA.password);
+      if (await page.locator('#secret-kind').isVisible())
+        await page.locator('input[name="kind"][value="password"]').check();
+      await page.locator('#login-button').click();
+      await page.locator('#workspace').waitFor({ state: 'visible', timeout: 10_000 });
+      const resync = page.locator('form[data-action="resync_board"]');
+      await resync.locator('input[name="board_id"]').fill('b1');
+      await resync.locator('button[type="submit"]').click();
+      const answer = page.locator('#response-log li[data-action="resync_board"]');
+      await answer.waitFor({ timeout: 15_000 });
+      expect(await answer.getAttribute('data-status')).toBe('ok');
+      expect(chrome.errors).toEqual([]);
+    } finally {
+      await chrome.close();
+    }
   });
 });
