@@ -5,7 +5,7 @@
  *
  *   process.exitCode = await main(process.argv.slice(2));
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import { Daemon } from './bridge/daemon/daemon.js';
 import { DEMO_ARBITER, DEMO_ARBITER_ENV, DemoVenue, hasProgram, portOr } from './bridge/simulate/demo.js';
 import { generateSecret, hashPassword, weakSecretProblem } from './bridge/security/passwords.js';
 import { weakSecretProblems } from './bridge/security/configUsers.js';
+import { mosquittoConfSample, mosquittoFiles } from './bridge/security/mosquittoFiles.js';
 import { type BoardOpener, makeBoardOpener } from './bridge/daemon/drivers.js';
 import { BoardLeds } from './bridge/daemon/leds.js';
 import { engineSupervisor } from './bridge/game/engine.js';
@@ -191,6 +192,39 @@ const passwd = async (
   return { ok: true, hash: await hashPassword(secret) };
 };
 
+/** `chessbridge broker-config`: an external mosquitto's password and ACL files for the users. */
+const brokerConfig = async (
+  path: string,
+  outDir: string,
+): Promise<{ ok: true; lines: readonly string[] } | { ok: false; problems: readonly string[] }> => {
+  const r = await loadConfig({ path }, { env: process.env });
+  if (r.isErr) return { ok: false, problems: r.error.problems };
+  const c = r.value;
+  const files = await mosquittoFiles({
+    base: c.mqtt.baseTopic,
+    daemon: { name: c.mqtt.username, secret: c.mqtt.password },
+    clientId: c.mqtt.clientId,
+    users: c.users,
+    env: process.env,
+  });
+  if (files.isErr) return { ok: false, problems: files.error.problems };
+  const dir = resolve(outDir);
+  const passwdPath = join(dir, 'chessbridge.passwd');
+  const aclPath = join(dir, 'chessbridge.acl');
+  try {
+    await mkdir(dir, { recursive: true });
+    await writeFile(passwdPath, files.value.passwd, { mode: 0o600 });
+    await chmod(passwdPath, 0o600);
+    await writeFile(aclPath, files.value.acl, { mode: 0o644 });
+  } catch (e) {
+    return { ok: false, problems: [`--out: cannot write into ${dir}: ${describe(e)}`] };
+  }
+  process.stderr.write(
+    `chessbridge broker-config: ${files.value.users} users in ${passwdPath} and ${aclPath}; a mosquitto.conf follows\n`,
+  );
+  return { ok: true, lines: mosquittoConfSample(passwdPath, aclPath).trimEnd().split('\n') };
+};
+
 const runDaemon = async (path: string): Promise<number> => {
   const r = await loadConfig({ path }, { env: process.env });
   if (r.isErr) {
@@ -305,6 +339,7 @@ export const main = (argv: readonly string[]): Promise<number> => {
     env: process.env,
     check,
     passwd,
+    brokerConfig,
     runDaemon,
     runDemo,
     runSimulate: runSimulator,

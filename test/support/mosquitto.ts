@@ -25,6 +25,11 @@ export interface MosquittoOptions {
   readonly persistence?: boolean;
   /** Extra config lines. */
   readonly extraConfig?: readonly string[];
+  /**
+   * The listeners and their security, instead of one open listener on the port: lines for the
+   * free port found (the one `url` names and the readiness check waits for).
+   */
+  readonly listeners?: (port: number) => readonly string[];
   /** Milliseconds to wait for the broker to accept connections (default 5000). */
   readonly readyTimeoutMs?: number;
 }
@@ -89,8 +94,7 @@ export const startMosquitto = async (options: MosquittoOptions = {}): Promise<Mo
   const dir = await mkdtemp(join(tmpdir(), 'chessbridge-mosquitto-'));
   const port = await freePort();
   const config = [
-    `listener ${port} 127.0.0.1`,
-    'allow_anonymous true',
+    ...(options.listeners?.(port) ?? [`listener ${port} 127.0.0.1`, 'allow_anonymous true']),
     // When run as root mosquitto switches to the "mosquitto" user, which cannot write our folder.
     `user ${userInfo().username}`,
     'log_dest stderr',

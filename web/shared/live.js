@@ -2,7 +2,9 @@
 // embedded broker speaks) or over server-sent events, and feeds one GameStore: retained game
 // snapshots, game events deduplicated by seq, alerts and request responses. When the store finds
 // a gap it reads the game's retained snapshot again. Arbiter requests go out on
-// `<base>/bridge/request/<action>` with a transaction id and resolve with the response envelope.
+// `<base>/bridge/request/<user>/<action>` when the page logs in as a user (what an external
+// broker's ACL lets that user write, and what the embedded broker accepts from its own user), else
+// on `<base>/bridge/request/<action>`, with a transaction id; they resolve with the response envelope.
 //
 //   const live = new LiveConnection({ ...readSettings(), alerts: true });
 //   live.onStatus(status => badge.textContent = status);
@@ -39,6 +41,15 @@ export const readSettings = (href = window.location.href) => {
 
 const randomId = () =>
   Array.from(crypto.getRandomValues(new Uint8Array(6)), b => b.toString(16).padStart(2, '0')).join('');
+
+/**
+ * Where a request goes: under the user's own name when logged in as one (docs/security.md).
+ * @param {string} base
+ * @param {string|undefined} username
+ * @param {string} action
+ */
+export const requestTopic = (base, username, action) =>
+  username ? `${base}/bridge/request/${username}/${action}` : `${base}/bridge/request/${action}`;
 
 /** MQTT CONNACK codes of a refusal: 4 bad user name or password, 5 not authorized. */
 const REFUSED_CODES = new Set([4, 5, 134, 135]);
@@ -293,7 +304,7 @@ export class LiveConnection {
         });
       }, timeoutMs);
       this.pending.set(transaction, { resolve, timer, transaction });
-      const topic = `${this.options.base}/bridge/request/${action}`;
+      const topic = requestTopic(this.options.base, this.options.username, action);
       this.client.publish(topic, JSON.stringify({ ...fields, transaction }), { qos: 1 }, error => {
         if (!error) return;
         clearTimeout(timer);

@@ -4,7 +4,8 @@
  *
  *   const code = await runCli(['check', 'config/single-board.yaml'], io);
  *
- * Commands: `run -c FILE` (the daemon), `demo` (a venue of emulated boards), `check FILE`,
+ * Commands: `run -c FILE` (the daemon), `demo` (a venue of emulated boards), `check FILE`, `passwd`,
+ * `broker-config -c FILE --out DIR` (an external mosquitto's password and ACL files),
  * `ports [PATH...]`, `replay FILE...` (PGN files, board scripts, game journals; raw board
  * captures with `--driver`), `simulate`
  * (emulated boards on PTYs for any running daemon), `schema [NAME]` (the wire's JSON Schema). Exit codes: 0 success, 1 a failure (a bad
@@ -57,6 +58,14 @@ export interface CliIo {
   readonly passwd?: (
     generate: boolean,
   ) => Promise<{ ok: true; hash: string; secret?: string } | { ok: false; error: string }>;
+  /**
+   * `broker-config`: writes the password and ACL files of an external mosquitto for the users of
+   * a configuration into `outDir`; the lines to print (a mosquitto.conf sample), or the problems.
+   */
+  readonly brokerConfig?: (
+    configPath: string,
+    outDir: string,
+  ) => Promise<{ ok: true; lines: readonly string[] } | { ok: false; problems: readonly string[] }>;
   /** Runs the daemon until a signal; resolves to the exit code. */
   readonly runDaemon?: (configPath: string) => Promise<number>;
   /** Runs the demo; resolves to the exit code. */
@@ -93,6 +102,7 @@ const VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   demo: ['--boards', '--speed', '--rounds', '--seed'],
   check: [],
   passwd: [],
+  'broker-config': ['--config', '--out'],
   ports: ['--timeout'],
   replay: ['--edition', '--type', '--supervision', '--driver', '--lang'],
   simulate: SIMULATE_VALUE_OPTIONS,
@@ -103,6 +113,7 @@ const FLAG_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   demo: ['--once'],
   check: [],
   passwd: ['--generate'],
+  'broker-config': [],
   ports: ['--no-probe'],
   replay: ['--json', '--examples'],
   simulate: SIMULATE_FLAG_OPTIONS,
@@ -325,6 +336,23 @@ export const runCli = async (argv: readonly string[], io: CliIo): Promise<number
       }
       if (r.secret !== undefined) io.err(`secret (give it to the user; it is not stored): ${r.secret}`);
       io.out(r.hash);
+      return 0;
+    }
+    case 'broker-config': {
+      const file = o.values.get('--config') ?? io.env?.CHESSBRIDGE_CONFIG;
+      const out = o.values.get('--out');
+      if (o.positional.length > 0)
+        return usage(io, 'broker-config', `unexpected argument "${o.positional[0] ?? ''}"`);
+      if (file === undefined || out === undefined)
+        return usage(io, 'broker-config', 'give the configuration and a folder: -c FILE --out DIR');
+      if (!io.brokerConfig) return missing(io, 'broker-config');
+      const r = await io.brokerConfig(file, out);
+      if (!r.ok) {
+        io.err(`${file}: ${r.problems.length} problem${r.problems.length === 1 ? '' : 's'}`);
+        for (const p of r.problems) io.err(`  ${p}`);
+        return 1;
+      }
+      for (const line of r.lines) io.out(line);
       return 0;
     }
     case 'ports': {

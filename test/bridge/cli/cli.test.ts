@@ -279,6 +279,33 @@ describe('chessbridge run, demo, check, ports', () => {
     expect((await run(['check'], {}, { check })).code).toBe(2);
   });
 
+  it('broker-config needs -c FILE and --out DIR, prints the conf or every problem', async () => {
+    const calls: [string, string][] = [];
+    const brokerConfig = (path: string, out: string) => {
+      calls.push([path, out]);
+      return Promise.resolve(
+        path === 'bad.yaml'
+          ? { ok: false as const, problems: ["mqtt.username: give the daemon's own account at the broker"] }
+          : { ok: true as const, lines: ['per_listener_settings true'] },
+      );
+    };
+    expect((await run(['broker-config', '-c', 'hall.yaml'], {}, { brokerConfig })).code).toBe(2);
+    expect((await run(['broker-config', '--out', 'dir'], {}, { brokerConfig })).code).toBe(2);
+    expect(calls).toEqual([]);
+    const good = await run(['broker-config', '-c', 'hall.yaml', '--out', 'dir'], {}, { brokerConfig });
+    expect(good).toMatchObject({ code: 0, out: ['per_listener_settings true'] });
+    const bad = await run(['broker-config', '--config=bad.yaml', '--out=dir'], {}, { brokerConfig });
+    expect(bad.code).toBe(1);
+    expect(bad.err).toEqual([
+      'bad.yaml: 1 problem',
+      "  mqtt.username: give the daemon's own account at the broker",
+    ]);
+    expect(calls).toEqual([
+      ['hall.yaml', 'dir'],
+      ['bad.yaml', 'dir'],
+    ]);
+  });
+
   it('ports passes the paths and options on and prints the report', async () => {
     const calls: unknown[] = [];
     const ports = (paths: readonly string[], probe: boolean, timeoutMs: number | undefined) => {
