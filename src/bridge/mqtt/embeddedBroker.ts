@@ -172,7 +172,7 @@ export class EmbeddedBroker {
   private stopping: Promise<void> | undefined;
   private reportTimer: NodeJS.Timeout | undefined;
   /** Refused publishes and subscriptions: a few lines per user and period, then a count. */
-  private readonly refusals = new RefusalLog();
+  private readonly refusals = new RefusalLog({ now: Date.now });
   /** Client ids connected now. */
   private readonly connected = new Map<string, Client>();
 
