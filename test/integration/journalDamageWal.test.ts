@@ -1,7 +1,8 @@
 /**
  * The shared write-ahead log damaged, after a SIGKILL and the game files cut as a power cut leaves
  * them: 8 bytes flipped inside a record in the middle that a game file lost, and the log's last
- * record cut short (one being written when the power went), found by one restart; later, after the rest of the games, another SIGKILL
+ * record cut short (one being written when the power went), and a record of another game flipped
+ * in its game file while the log holds it intact (put back from there), found by one restart; later, after the rest of the games, another SIGKILL
  * with the game files cut back and garbage appended to the log. The records after the damage are
  * applied, the flipped one reported in one journal_damaged alert, every other record and ply
  * stays, nothing is lost to the garbage, the games go on and each board's next game plays
@@ -59,6 +60,12 @@ describeDamagedJournal({
     const flipped = entryOf(log[victim] ?? '');
     expect(flipped.seq).toBeGreaterThanOrEqual(kept.get(flipped.game) ?? Infinity); // a record the game file lost
     await flip(wal, offsetOfLine(log, victim) + 40, 8);
+    // A record of another game flipped in its game file, whose copy in the log is intact: put
+    // back from the log at the restart, so nothing is lost and that game gets no alert.
+    const other = games.find(g => g !== flipped.game) ?? '';
+    const otherFile = join(journalDir, 'games', `${other}.jsonl`);
+    const otherLines = (await readFile(otherFile, 'utf8')).split('\n');
+    await flip(otherFile, offsetOfLine(otherLines, middleClockLine(otherLines, 1)) + 12, 8);
     // The log's last record cut short: one being written when the power went (the whole records
     // before it were acknowledged and published; this one was not).
     const torn = entryOf(await appendTornRecord(wal));
