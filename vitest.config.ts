@@ -17,9 +17,9 @@ const SLOW_FIRST = [
   'test/integration/busClock.test.ts',
   'test/drivers/dgt/corpusPty.test.ts',
   'test/drivers/certabo/recognition.test.ts',
+  'test/integration/journalDamageWal.test.ts',
   'test/integration/requestFlood.test.ts',
   'test/integration/journalDamage.test.ts',
-  'test/integration/journalDamageWal.test.ts',
   'test/integration/security.test.ts',
   'test/bridge/cli/secrets.test.ts',
 ];

@@ -1,32 +1,29 @@
 /**
- * The damage tests' common part (journalDamage.test.ts: a game file; journalDamageWal.test.ts:
- * the write-ahead log). Damage never hides good data, through the doors a user uses: `chessbridge run -c FILE` (a child
- * process), an emulated DGT board on a PTY pair, a real mosquitto, the live PGN over HTTP, and
- * `chessbridge replay FILE`. The daemon plays part of a game and is stopped; the test damages the
- * journal (8 bytes flipped inside a record of the game file; or, after a SIGKILL and a cut game
- * file as a power cut leaves it, 8 bytes flipped inside a record of the write-ahead log); the
- * daemon starts again. The plies played stay in the live PGN and on MQTT, one `journal_damaged`
- * alert says which record was lost, the game goes on, and the board's next pairing starts,
- * is journaled and published as usual. `replay` of the damaged file shows the game with the
- * damaged range marked and exits 3.
+ * The damage tests' common part (journalDamage.test.ts: game files; journalDamageWal.test.ts: the
+ * write-ahead log). Damage never hides good data, through the doors a user uses: `chessbridge run
+ * -c FILE` (a child process), emulated DGT boards on PTY pairs, a real mosquitto, the live PGN over
+ * HTTP, and `chessbridge replay FILE`. The daemon plays part of a game on each board and is stopped
+ * (cleanly, or with SIGKILL); the test damages the journal, one kind of damage a board where the
+ * kind allows it, so one restart covers several kinds; the daemon starts again. Every record that
+ * was not damaged is still in the game file at the end, unchanged; the plies played stay in the
+ * live PGN and on MQTT; each damaged game gets exactly one `journal_damaged` alert saying what was
+ * lost (the others none); the games go on, and each board's next pairing starts, is journaled and
+ * published as usual. A case may stop and damage the journal once more after the games' rest
+ * (`later`): nothing may be lost then and no alert repeated. `replay` of each file shows the game
+ * (with the damaged range marked and exit 3 where damage stays in the file).
  */
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, writeFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Chess } from 'chessops';
-import { parseSan } from 'chessops/san';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { DEMO_GAMES, type DemoGame } from '../../src/bridge/simulate/demoGames.js';
-import { letterOf } from '../../src/drivers/dgt/emulatorScript.js';
-import type { ScriptStep } from '../../src/drivers/dgt/emulatorScript.js';
+import { readJournalAll, type JournalRecord } from '../../src/bridge/journal/index.js';
 import { readPgn } from '../../src/engine/pgnRead.js';
 import { freePort, startMosquitto, type Mosquitto } from '../support/mosquitto.js';
 import { closeAllPtyPairs } from '../support/pty.js';
-import { PROJECT_ROOT } from '../support/shared.js';
+import { backToStart, replay } from './journalDamageTools.js';
 import {
-  exited,
   killAllDaemons,
   movesFromEvents,
   pliesOf,
@@ -71,79 +68,37 @@ const until = async (condition: () => Promise<boolean>, timeoutMs: number, what:
   }
 };
 
-/** Flips `count` bytes of a file from `at` (each byte XOR 0xff: never a line break). */
-export const flip = async (path: string, at: number, count: number): Promise<void> => {
-  const data = await readFile(path);
-  for (let i = at; i < at + count; i++) data[i] = (data[i] ?? 0) ^ 0xff;
-  await writeFile(path, data);
-};
-
-/** The index of the clock-reading line nearest the middle of the lines from `from` (JSON Lines). */
-export const middleClockLine = (lines: readonly string[], from: number): number => {
-  const clocks = lines.flatMap((l, i) =>
-    i >= from && l.includes('"observation":{"type":"clock"') ? [i] : [],
-  );
-  const i = clocks[Math.floor(clocks.length / 2)];
-  if (i === undefined) throw new Error('no clock reading in the journal');
-  return i;
-};
-
-export const offsetOfLine = (lines: readonly string[], n: number): number =>
-  lines.slice(0, n).reduce((sum, l) => sum + Buffer.byteLength(l) + 1, 0);
-
-/** Emulator steps that put the pieces back in the starting position after `sans`. */
-const backToStart = (sans: readonly string[], at: number): ScriptStep[] => {
-  const pos = Chess.default();
-  for (const san of sans) {
-    const move = parseSan(pos, san);
-    if (move === undefined) throw new Error(`not a move: ${san}`);
-    pos.play(move);
-  }
-  const start = Chess.default().board;
-  const clear: ScriptStep[] = [];
-  const place: ScriptStep[] = [];
-  for (let sq = 0; sq < 64; sq++) {
-    const now = pos.board.get(sq);
-    const want = start.get(sq);
-    if (now?.color === want?.color && now?.role === want?.role) continue;
-    if (want === undefined) clear.push({ at, kind: 'square', square: sq, piece: 'empty' });
-    else place.push({ at, kind: 'square', square: sq, piece: letterOf(want) });
-  }
-  return [...clear, ...place].map((s, i) => ({ ...s, at: at + i * 40 }));
-};
-
-/** `chessbridge replay FILE` from the sources; its exit code, stdout and stderr. */
-const replay = async (file: string): Promise<{ code: number | null; out: string; err: string }> => {
-  const code =
-    "const m = await import('./src/main.ts'); process.exitCode = await m.main(process.argv.slice(1));";
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--input-type=module', '-e', code, 'replay', file],
-    {
-      cwd: PROJECT_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-  return { code: await exited(child), out, err };
-};
+/** What the damage did to one board's game. */
+export interface Outcome {
+  /** Text of the game's one `journal_damaged` alert; undefined: the game gets none. */
+  readonly alert: string | undefined;
+  /** seq numbers of the records the damage destroyed (every other record must stay as it was). */
+  readonly lost: readonly number[];
+  /** Exit code of `replay` of the game file at the end: 3 while a damaged range stays in it. */
+  readonly replayExit: 0 | 3;
+}
 
 export interface Case {
   readonly name: string;
   readonly base: string;
   readonly serialBase: number;
+  /** How many boards (each a game of its own, each damaged its own way). */
+  readonly boards: number;
   /** journal.checkpointSeconds: long enough for the log to hold the whole game when it matters. */
   readonly checkpointSeconds: number;
-  /** Restart once more after the damage was told: it must not be told again. */
-  readonly restartAgain?: boolean;
-  /** Stops the daemon after the first part and damages the journal; returns the seq lost. */
-  readonly damage: (daemon: DaemonProcess, journalDir: string) => Promise<number>;
+  /** A clean stop (the game files alone hold the games) or a SIGKILL (the log stays). */
+  readonly stop: 'clean' | 'kill';
+  /** Damages the journal of the stopped daemon; one outcome per board, in board order. */
+  readonly damage: (journalDir: string, games: readonly string[]) => Promise<Outcome[]>;
+  /**
+   * After the rest of the games, a SIGKILL and more damage (`sizes`: each game file's size once
+   * the first restart was ready, so the test can cut them back as a power cut does). Nothing
+   * may be lost and no alert repeated.
+   */
+  readonly later?: (journalDir: string, sizes: ReadonlyMap<string, number>) => Promise<void>;
 }
 
-/** The test of one kind of damage (journalDamage.test.ts, journalDamageWal.test.ts). */
+/** The test of some kinds of damage (journalDamage.test.ts, journalDamageWal.test.ts). */
 export const describeDamagedJournal = (c: Case): void => {
   describe(`a damaged journal: ${c.name}`, () => {
     let broker: Mosquitto;
@@ -158,7 +113,7 @@ export const describeDamagedJournal = (c: Case): void => {
       dir = await mkdtemp(join(tmpdir(), `chessbridge-${c.base}-`));
       broker = await startMosquitto({ persistence: false });
       venue = await startVenue({
-        count: 1,
+        count: c.boards,
         firstBoard: 1,
         serialBase: c.serialBase,
         speed: SPEED,
@@ -172,7 +127,7 @@ export const describeDamagedJournal = (c: Case): void => {
       const httpPort = await freePort();
       http = `http://127.0.0.1:${httpPort}`;
       config = await writeConfig({ dir, venue, url: broker.url, base: c.base, clientId: CLIENT, httpPort });
-      // The board's next pairing: round 2 on the same board.
+      // Each board's next pairing: round 2 on the same board.
       const doc = parse(await readFile(config, 'utf8')) as {
         tournament: { rounds: number };
         journal: { checkpointSeconds: number };
@@ -180,8 +135,7 @@ export const describeDamagedJournal = (c: Case): void => {
       };
       doc.tournament.rounds = 2;
       doc.journal.checkpointSeconds = c.checkpointSeconds;
-      const first = doc.pairings[0];
-      if (first !== undefined) doc.pairings.push({ ...first, round: 2 });
+      doc.pairings.push(...doc.pairings.map(p => ({ ...p, round: 2 })));
       await writeFile(config, stringify(doc));
     });
 
@@ -195,11 +149,13 @@ export const describeDamagedJournal = (c: Case): void => {
     });
 
     it(
-      'keeps every good ply in the feed, alerts once, goes on, and the next game plays',
-      { timeout: 120_000 },
+      'keeps every good record and ply, alerts once per damaged game, goes on, and the next games play',
+      { timeout: 150_000 },
       async () => {
-        const board = venue.boards[0] as VenueBoard;
+        const boards = venue.boards;
+        const games = boards.map(b => `r1-b${b.number}`);
         const journalDir = join(dir, `journal-${CLIENT}`);
+        const fileOf = (game: string) => join(journalDir, 'games', `${game}.jsonl`);
         const moves = (g: string) => movesFromEvents(sub.firstArrivals().get(g) ?? []);
         const served = async (path: string) =>
           pliesIn(
@@ -208,113 +164,155 @@ export const describeDamagedJournal = (c: Case): void => {
               () => undefined,
             ),
           );
-        const alerts = () =>
+        const alerts = (game: string) =>
           sub.seen
             .filter(m => m.topic === `${c.base}/alerts`)
-            .map(m => JSON.parse(m.payload) as { code: string; game: string; message: string });
+            .map(m => JSON.parse(m.payload) as { code: string; game: string; message: string })
+            .filter(a => a.code === 'journal_damaged' && a.game === game);
+        const ready = async (d: DaemonProcess, what: string) =>
+          waitFor(
+            () => d.logs().some(l => l.msg.startsWith('ready')),
+            30_000,
+            `${what} (${d.output().slice(-800)})`,
+          );
 
         let daemon = startDaemon(config);
         await waitFor(
-          () => sub.latest(`${c.base}/games/r1-b1`) !== undefined,
+          () => games.every(g => sub.latest(`${c.base}/games/${g}`) !== undefined),
           30_000,
-          `game 1 (${daemon.output().slice(-800)})`,
+          `the games (${daemon.output().slice(-800)})`,
         );
-        const parts = stepsOf(board, SPEED, SPLIT);
-        await board.pty.runner.play(parts.first);
-        await waitFor(() => moves('r1-b1').length >= SPLIT, 20_000, `${SPLIT} plies`);
+        const parts = boards.map(b => stepsOf(b, SPEED, SPLIT));
+        await Promise.all(boards.map((b, i) => b.pty.runner.play(parts[i]?.first ?? [])));
+        await waitFor(() => games.every(g => moves(g).length >= SPLIT), 20_000, `${SPLIT} plies`);
         await until(
-          async () => (await served('/round-1/game-1.pgn')) === SPLIT,
+          async () =>
+            (await Promise.all(boards.map(b => served(`/round-1/game-${b.number}.pgn`)))).every(
+              n => n === SPLIT,
+            ),
           10_000,
           'the plies over HTTP',
         );
 
-        const lost = await c.damage(daemon, journalDir);
+        if (c.stop === 'clean') expect(await daemon.stop()).toBe(0);
+        else await daemon.kill();
+        // Every record the journal holds (the game files and the log), before the damage.
+        const before = new Map<string, readonly JournalRecord[]>();
+        for (const g of games) before.set(g, (await readJournalAll(fileOf(g))).unwrap().records);
+        const outcomes = await c.damage(journalDir, games);
+        expect(outcomes).toHaveLength(games.length);
         const seenBefore = sub.seen.length;
 
         daemon = startDaemon(config);
+        await ready(daemon, 'the restart');
+        const alerted = games.filter((_, i) => outcomes[i]?.alert !== undefined);
         await waitFor(
-          () => daemon.logs().some(l => l.msg.startsWith('ready')),
-          30_000,
-          `restart (${daemon.output().slice(-800)})`,
-        );
-        // One alert for the arbiter, saying which record was lost.
-        await waitFor(
-          () => alerts().some(a => a.code === 'journal_damaged'),
+          () => alerted.every(g => alerts(g).length > 0),
           10_000,
-          'the journal_damaged alert',
+          `the journal_damaged alerts of ${alerted.join(', ')}`,
         );
-        const damaged = alerts().filter(a => a.code === 'journal_damaged');
-        expect(damaged).toHaveLength(1);
-        expect(damaged[0]).toMatchObject({ game: 'r1-b1' });
-        expect(damaged[0]?.message).toContain(`record seq ${lost} lost`);
+        games.forEach((g, i) => {
+          const expected = outcomes[i]?.alert;
+          if (expected === undefined) return;
+          expect(alerts(g)).toHaveLength(1);
+          expect(alerts(g)[0]?.message).toContain(expected);
+        });
         // The plies played are still in the live PGN, over HTTP and republished on MQTT.
-        expect(await served('/round-1/game-1.pgn')).toBe(SPLIT);
+        for (const b of boards) expect(await served(`/round-1/game-${b.number}.pgn`)).toBe(SPLIT);
         await waitFor(
           () =>
-            sub.seen
-              .slice(seenBefore)
-              .some(m => m.topic === `${c.base}/games/r1-b1/pgn` && pliesIn(m.payload) === SPLIT),
-          10_000,
-          'the PGN republished with every ply',
-        );
-        expect(daemon.logs().some(l => l.msg.includes('game r1-b1 resumed from'))).toBe(true);
-        if (c.restartAgain === true) {
-          // The damage is noted in the journal: another restart finds it and does not alert again
-          // (the last assertion, after game 2, counts the alerts).
-          expect(await daemon.stop()).toBe(0);
-          const seenAgain = sub.seen.length;
-          daemon = startDaemon(config);
-          await waitFor(
-            () =>
+            games.every(g =>
               sub.seen
-                .slice(seenAgain)
-                .some(m => m.topic === `${c.base}/games/r1-b1/pgn` && pliesIn(m.payload) === SPLIT),
-            30_000,
-            `the second restart (${daemon.output().slice(-800)})`,
-          );
-          expect(daemon.output()).not.toMatch(/journal of game r1-b1 damaged/);
-        }
+                .slice(seenBefore)
+                .some(m => m.topic === `${c.base}/games/${g}/pgn` && pliesIn(m.payload) === SPLIT),
+            ),
+          10_000,
+          'the PGNs republished with every ply',
+        );
+        for (const g of games)
+          expect(daemon.logs().some(l => l.msg.includes(`game ${g} resumed from`))).toBe(true);
+        const sizes = new Map<string, number>();
+        for (const g of games) sizes.set(fileOf(g), (await stat(fileOf(g))).size);
 
-        // The game goes on and ends; the board's next pairing starts, is journaled and published.
-        await board.pty.runner.play(parts.rest);
-        await waitFor(() => moves('r1-b1').length >= PLIES, 30_000, 'the rest of game 1');
-        expect(moves('r1-b1')).toEqual(board.plies);
-        await sub.client.publishAsync(
-          `${c.base}/bridge/request/set_result`,
-          JSON.stringify({ game_id: 'r1-b1', result: '1-0' }),
-          { qos: 1 },
-        );
+        // The games go on and end.
+        await Promise.all(boards.map((b, i) => b.pty.runner.play(parts[i]?.rest ?? [])));
+        await waitFor(() => games.every(g => moves(g).length >= PLIES), 30_000, 'the rest of the games');
+        boards.forEach((b, i) => expect(moves(games[i] ?? '')).toEqual(b.plies));
+        if (c.later !== undefined) {
+          await daemon.kill();
+          await c.later(journalDir, sizes);
+          daemon = startDaemon(config);
+          await ready(daemon, 'the restart after the later damage');
+          await until(
+            async () =>
+              (await Promise.all(boards.map(b => served(`/round-1/game-${b.number}.pgn`)))).every(
+                n => n === PLIES,
+              ),
+            10_000,
+            'every ply over HTTP after the later damage',
+          );
+          expect(daemon.output()).not.toMatch(/journal of game \S+ damaged/);
+        }
+        for (const g of games)
+          await sub.client.publishAsync(
+            `${c.base}/bridge/request/set_result`,
+            JSON.stringify({ game_id: g, result: '1-0' }),
+            { qos: 1 },
+          );
         await waitFor(
-          () => (sub.firstArrivals().get('r1-b1') ?? []).some(e => e.type === 'end'),
+          () => games.every(g => (sub.firstArrivals().get(g) ?? []).some(e => e.type === 'end')),
           10_000,
-          'the end of game 1',
+          'the end of the games',
         );
-        await board.pty.runner.play(backToStart(board.plies, 0));
+
+        // Each board's next pairing starts, is journaled and published.
+        await Promise.all(boards.map(b => b.pty.runner.play(backToStart(b.plies, 0))));
+        const nextGames = boards.map(b => `r2-b${b.number}`);
         await waitFor(
-          () => sub.latest(`${c.base}/games/r2-b1`) !== undefined,
+          () => nextGames.every(g => sub.latest(`${c.base}/games/${g}`) !== undefined),
           20_000,
-          `game 2 (${daemon.output().slice(-800)})`,
+          `the next games (${daemon.output().slice(-800)})`,
         );
-        const game2 = DEMO_GAMES[1] as DemoGame;
-        const next: VenueBoard = { ...board, game: game2, plies: pliesOf(game2, NEXT_PLIES) };
-        await board.pty.runner.play(stepsOf(next, SPEED).first);
-        await waitFor(() => moves('r2-b1').length >= NEXT_PLIES, 30_000, 'game 2 over MQTT');
-        expect(moves('r2-b1')).toEqual(next.plies);
+        const next = boards.map((b): VenueBoard => {
+          const game = DEMO_GAMES[b.number % DEMO_GAMES.length] as DemoGame;
+          return { ...b, game, plies: pliesOf(game, NEXT_PLIES) };
+        });
+        await Promise.all(next.map(b => b.pty.runner.play(stepsOf(b, SPEED).first)));
+        await waitFor(
+          () => nextGames.every(g => moves(g).length >= NEXT_PLIES),
+          30_000,
+          'the next games over MQTT',
+        );
+        next.forEach((b, i) => expect(moves(nextGames[i] ?? '')).toEqual(b.plies));
         await until(
-          async () => (await served('/round-2/game-1.pgn')) === NEXT_PLIES,
+          async () =>
+            (await Promise.all(boards.map(b => served(`/round-2/game-${b.number}.pgn`)))).every(
+              n => n === NEXT_PLIES,
+            ),
           10_000,
-          'game 2 over HTTP',
+          'the next games over HTTP',
         );
         expect(daemon.output()).not.toMatch(/already has a journal/);
         expect(await daemon.stop()).toBe(0);
 
-        // The damaged file replays: the good records, the damaged range marked, exit 3.
-        const r = await replay(join(journalDir, 'games', 'r1-b1.jsonl'));
-        expect(r.code, r.err).toBe(3);
-        expect(r.out).toMatch(new RegExp(`^DAMAGED .*record seq ${lost} lost`, 'm'));
-        expect(r.out.match(/ move \d+\.{1,3} /g)?.length).toBe(PLIES);
-        expect(r.err).toContain('journal damaged');
-        expect(alerts().filter(a => a.code === 'journal_damaged')).toHaveLength(1);
+        const replays = await Promise.all(games.map(g => replay(fileOf(g))));
+        for (const [i, g] of games.entries()) {
+          const outcome = outcomes[i] as Outcome;
+          // Every record the damage did not touch is still there, unchanged, with its seq.
+          const after = (await readJournalAll(fileOf(g), { salvage: true })).unwrap().records;
+          const bySeq = new Map(after.map(r => [r.seq, r]));
+          const kept = (before.get(g) ?? []).filter(r => !outcome.lost.includes(r.seq));
+          for (const r of kept) expect(bySeq.get(r.seq), `${g} seq ${r.seq}`).toEqual(r);
+          // The file replays: the good records, a damaged range marked.
+          const r = replays[i] ?? { code: null, out: '', err: '' };
+          expect(r.code, `${g}: ${r.err}`).toBe(outcome.replayExit);
+          expect(r.out.match(/ move \d+\.{1,3} /g)?.length, g).toBe(PLIES);
+          if (outcome.replayExit === 3) {
+            expect(r.out).toMatch(/^DAMAGED /m);
+            expect(r.err).toContain('journal damaged');
+          }
+          expect(alerts(g)).toHaveLength(outcome.alert === undefined ? 0 : 1);
+        }
       },
     );
   });

@@ -1,25 +1,44 @@
 /**
- * A game file damaged in the middle (8 bytes flipped inside a record, after a clean stop): the
- * daemon restarts with every good ply in the live PGN and on MQTT, one journal_damaged alert, the
- * game goes on and the board's next game plays; `replay` marks the range and exits 3
- * (damagedJournal.ts runs it).
+ * Game files damaged after a clean stop, one kind of damage a board, found by one restart: 8 bytes
+ * flipped inside a record in the middle (board 1), the last record cut short (board 2), garbage
+ * appended (board 3). The daemon restarts with every good record kept and every ply in the live
+ * PGN and on MQTT, one journal_damaged alert a game, the games go on and each board's next game
+ * plays; `replay` marks the flipped range and exits 3 (damagedJournal.ts runs it).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { expect } from 'vitest';
-import { describeDamagedJournal, flip, middleClockLine, offsetOfLine } from './damagedJournal.js';
+import { describeDamagedJournal } from './damagedJournal.js';
+import {
+  appendGarbage,
+  cutLastRecord,
+  flip,
+  middleClockLine,
+  offsetOfLine,
+  seqOfLine,
+} from './journalDamageTools.js';
 
 describeDamagedJournal({
-  name: 'a game file with 8 bytes flipped inside a record',
+  name: 'game files: bytes flipped in a record, the last record cut short, garbage appended',
   base: 'jdamage',
   serialBase: 53000,
+  boards: 3,
   checkpointSeconds: 2,
-  damage: async (daemon, journalDir) => {
-    expect(await daemon.stop()).toBe(0); // a clean stop: the game file alone holds the game
-    const file = join(journalDir, 'games', 'r1-b1.jsonl');
-    const lines = (await readFile(file, 'utf8')).split('\n');
+  stop: 'clean', // the game files alone hold the games
+  damage: async (journalDir, games) => {
+    const [flipped, cut, appended] = games.map(g => join(journalDir, 'games', `${g}.jsonl`));
+    if (flipped === undefined || cut === undefined || appended === undefined) throw new Error('3 games');
+    const lines = (await readFile(flipped, 'utf8')).split('\n');
     const victim = middleClockLine(lines, 1);
-    await flip(file, offsetOfLine(lines, victim) + 12, 8);
-    return victim; // line k (0-based, the header is 0) holds seq k
+    const victimSeq = seqOfLine(lines[victim] ?? '');
+    await flip(flipped, offsetOfLine(lines, victim) + 12, 8);
+    const cutSeq = seqOfLine(await cutLastRecord(cut));
+    await appendGarbage(appended);
+    return [
+      { alert: `record seq ${victimSeq} lost`, lost: [victimSeq], replayExit: 3 },
+      // Nothing else holds the record cut short (the log is empty after a clean stop).
+      { alert: 'were cut off', lost: [cutSeq], replayExit: 0 },
+      // The reader cannot tell garbage from a record cut short, so the arbiter is told.
+      { alert: 'were cut off', lost: [], replayExit: 0 },
+    ];
   },
 });

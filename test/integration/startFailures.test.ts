@@ -130,6 +130,46 @@ describe('start-up failures: one clear line, exit 1, a bounded stop', () => {
     expect(errors[0]).toContain(join(file, 'journal'));
   });
 
+  it('an external broker unreachable: after mqtt.startTimeoutSeconds one line names the broker, exit 1', async () => {
+    const port = await freePort(); // nothing listens: every attempt is refused
+    const d = await run(
+      'unreachable',
+      config({
+        journal: join(dir, 'j5'),
+        mqtt: `mqtt: { url: 'mqtt://127.0.0.1:${port}', startTimeoutSeconds: 2 }`,
+        http: 'http: { enabled: false }',
+      }),
+    );
+    const errors = await failedWith(d);
+    expect(errors[0]).toContain(`cannot start: no connection to mqtt://127.0.0.1:${port} within 2000 ms`);
+  });
+
+  it('SIGTERM while an external broker is unreachable: the daemon stops at once', async () => {
+    const port = await freePort();
+    await mkdir(join(dir, 'j6'), { recursive: true });
+    const d = await run(
+      'unreachable-sigterm',
+      config({
+        journal: join(dir, 'j6'),
+        mqtt: `mqtt: { url: 'mqtt://127.0.0.1:${port}', startTimeoutSeconds: 120 }`,
+        http: 'http: { enabled: false }',
+      }),
+    );
+    // The start is waiting for the broker once an attempt was refused.
+    await waitFor(
+      () => d.output().includes(`mqtt://127.0.0.1:${port}`) && d.output().includes('ECONNREFUSED'),
+      30_000,
+      `a refused attempt (${d.output()})`,
+    );
+    const asked = Date.now();
+    d.child.kill('SIGTERM');
+    const code = await exited(d.child);
+    expect(Date.now() - asked).toBeLessThan(15_000);
+    expect(code).toBe(0);
+    expect(d.output()).toContain('stopping (SIGTERM) while starting');
+    expect(d.output()).not.toContain(' ERROR ');
+  });
+
   it('SIGTERM while the broker does not answer: the daemon stops at once, not after its connect timeout', async () => {
     // A "broker" that accepts the connection and never answers it: the start waits for a CONNACK.
     const silent = await holdPort();

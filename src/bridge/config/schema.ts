@@ -189,6 +189,13 @@ export const MqttSchema = Section('MQTT: where games are published and requests 
   }),
   username: Type.Optional(Type.String({ minLength: 1, description: 'User name at the external broker' })),
   password: Type.Optional(Type.String({ minLength: 1, description: 'Password at the external broker' })),
+  startTimeoutSeconds: Type.Integer({
+    minimum: 1,
+    maximum: 3600,
+    default: 30,
+    description:
+      'Seconds the start waits for the first connection to the broker; then `run` says so in one line and exits 1',
+  }),
   tls: TlsSchema,
   broker: BrokerSchema,
 });

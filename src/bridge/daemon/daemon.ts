@@ -286,6 +286,7 @@ export class Daemon {
       clientId: mqtt.clientId,
       base: mqtt.baseTopic,
       log: mqttLog,
+      startTimeoutMs: mqtt.startTimeoutSeconds * 1000,
       ...(broker === undefined ? {} : { protocolVersion: 4 as const }),
       ...(external !== undefined && mqtt.username !== undefined ? { username: mqtt.username } : {}),
       ...(external !== undefined && mqtt.password !== undefined ? { password: mqtt.password } : {}),

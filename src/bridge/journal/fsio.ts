@@ -27,6 +27,8 @@ export interface JournalFs {
   readdir(path: string): Promise<string[]>;
   mkdir(path: string): Promise<void>;
   unlink(path: string): Promise<void>;
+  /** Replaces `to` by `from` (atomic on one filesystem). */
+  rename(from: string, to: string): Promise<void>;
 }
 
 const pOpen = promisify(fs.open);
@@ -40,6 +42,7 @@ const pClose = promisify(fs.close);
 const pReaddir = promisify(fs.readdir);
 const pMkdir = promisify(fs.mkdir);
 const pUnlink = promisify(fs.unlink);
+const pRename = promisify(fs.rename);
 
 /** The real filesystem. */
 export const nodeJournalFs = (): JournalFs => ({
@@ -56,6 +59,7 @@ export const nodeJournalFs = (): JournalFs => ({
     await pMkdir(path, { recursive: true });
   },
   unlink: path => pUnlink(path),
+  rename: (from, to) => pRename(from, to),
 });
 
 /**

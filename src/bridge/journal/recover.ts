@@ -1,5 +1,6 @@
 /**
- * Start-up recovery of a journal folder: finds every game file, cuts torn tails, copies the
+ * Start-up recovery of a journal folder: finds every game file, puts back records destroyed
+ * inside it from their copies in the write-ahead log (repair.ts), cuts torn tails, copies the
  * records that only reached the write-ahead log into their game files, syncs them, and then
  * deletes the old log segments. Afterwards every game file holds everything that was ever
  * acknowledged, and the unfinished games are open for appending.
@@ -14,6 +15,7 @@ import { GAME_FILE_SUFFIX, GAMES_DIR, WAL_DIR, type JournalHeader, type JournalR
 import { syncDir, type JournalFs } from './fsio.js';
 import { GameFile } from './gameFile.js';
 import { inspectGameFile, type TornTail } from './inspect.js';
+import { repairFromLog } from './repair.js';
 import { listSegments, readWal, segmentName, type WalItem } from './wal.js';
 
 /** Something the journal noticed and dealt with; worth a log line, not a stop. */
@@ -39,6 +41,17 @@ export type JournalProblem =
    * applied with their own seq, so the game file shows the same gap (never invented, never renumbered).
    */
   | { readonly kind: 'wal-gap'; readonly game: string; readonly expected: number; readonly found: number }
+  /**
+   * Records destroyed inside a game file (damage, not a torn end) put back from their intact
+   * copies in the log (repair.ts): `seqs`, the ranges restored.
+   */
+  | {
+      readonly kind: 'restored-from-log';
+      readonly file: string;
+      readonly seqs: readonly { from: number; to: number }[];
+    }
+  /** Such a repair failed: the file is as it was, and the damage is salvaged as usual. */
+  | { readonly kind: 'repair-failed'; readonly error: JournalError }
   /** The log holds records of a game with no file (deleted by hand?): not applied. */
   | { readonly kind: 'wal-orphan'; readonly game: string; readonly records: number }
   /** A game file could not be written; its records are safe in the log and will be retried. */
@@ -203,10 +216,26 @@ export const recoverJournal = async (
   let applied = 0;
   const cutTails = new Map<string, TornTail>();
   for (const name of names) {
-    const state = await inspectGameFile(io, join(gamesDir, name));
+    const gamePath = join(gamesDir, name);
+    let state = await inspectGameFile(io, gamePath);
     if (state.isErr) {
       report({ kind: 'unreadable', error: state.error });
       continue;
+    }
+    const logged = log.get(state.value.header.game) ?? [];
+    // The log holds copies of records the file has too (a crash before a checkpoint): any that
+    // damage destroyed inside the file are put back first, and the file is looked at again.
+    if (logged.some(r => r.seq < (state.isOk ? state.value.lastSeq : 0))) {
+      const repaired = await repairFromLog(io, gamePath, logged);
+      if (repaired.isErr) report({ kind: 'repair-failed', error: repaired.error });
+      else if (repaired.value.length > 0) {
+        report({ kind: 'restored-from-log', file: gamePath, seqs: repaired.value });
+        state = await inspectGameFile(io, gamePath);
+        if (state.isErr) {
+          report({ kind: 'unreadable', error: state.error });
+          continue;
+        }
+      }
     }
     const { header, path, validEnd, torn } = state.value;
     const pending = continuation(
