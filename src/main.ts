@@ -228,7 +228,8 @@ const brokerConfig = async (
 const runDaemon = async (path: string): Promise<number> => {
   const r = await loadConfig({ path }, { env: process.env });
   if (r.isErr) {
-    process.stderr.write(`chessbridge run: ${r.error.problems.length} problems in ${path}\n`);
+    const n = r.error.problems.length;
+    process.stderr.write(`chessbridge run: ${n} problem${n === 1 ? '' : 's'} in ${path}\n`);
     for (const p of r.error.problems) process.stderr.write(`  ${p}\n`);
     return 1;
   }

@@ -130,6 +130,15 @@ describe('start-up failures: one clear line, exit 1, a bounded stop', () => {
     expect(errors[0]).toContain(join(file, 'journal'));
   });
 
+  it('a config file that is missing or not YAML: the lines name the file and the problem, exit 1', async () => {
+    const missing = startDaemon(join(dir, 'nowhere', 'venue.yaml'));
+    expect(await exited(missing.child)).toBe(1);
+    expect(missing.output()).toContain(`${join(dir, 'nowhere', 'venue.yaml')}: cannot read the file (ENOENT`);
+    const broken = await run('broken', 'boards: [\n');
+    expect(await exited(broken.child)).toBe(1);
+    expect(broken.output()).toMatch(/broken\.yaml[\s\S]*line 2, column 1/);
+  });
+
   it('an external broker unreachable: after mqtt.startTimeoutSeconds one line names the broker, exit 1', async () => {
     const port = await freePort(); // nothing listens: every attempt is refused
     const d = await run(
