@@ -442,6 +442,13 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
   const snapshot = hasSnapshot(st);
   const unsupported = found !== undefined && !found.consistent && !st.undecided;
   if (unsupported && trigger.kind === 'settle' && (!snapshot || found.kind === 'partial')) {
+    // Unless the board shows an earlier position of the game: left standing, that is a takeback
+    // (the rooks put back after the reply had begun and made the move final, see below).
+    if (isTakeback(st)) {
+      if (!confirmed) return waitForConfirm(st);
+      const back = takeback(st, confirmAt, trigger);
+      if (back) return back;
+    }
     const missing = diffSquares(tipPos.board, st.sensed);
     return { state: { ...st, dirty: false, status: { kind: 'inProgress', missing } }, outputs: NO_OUTPUTS };
   }

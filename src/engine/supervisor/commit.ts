@@ -10,10 +10,14 @@
  *   holdMove(tx, published);          // at publication: waits
  *   judgeUpTo(tx, 7, 12_400);         // ply 7 final (press): its alerts or findings, its ending
  */
+import type { BoardEvent } from '../recognition/boardEvent.js';
 import type { PublishedMove } from '../recognition/outputs.js';
+import type { Square } from 'chessops';
+import { opposite } from 'chessops/util';
 import { DEFAULT_QUIET_MS } from '../events.js';
 import { advanceAnchor } from '../recognition/publish.js';
-import { diffSquares, isRemovalOnly } from '../recognition/sensedBoard.js';
+import { diffSquares, isRemovalOnly, pieceAt } from '../recognition/sensedBoard.js';
+import { madeIndexOf } from '../recognition/state.js';
 import { type Art4Finding, checkArt4, publishArt4 } from './art4.js';
 import { endWith } from './ending.js';
 import { positionAt } from './state.js';
@@ -138,6 +142,64 @@ export const commitQuiet = (tx: Tx, now: number): void => {
   // capturer resting on one of its squares) revises it.
   if (!isClocked(tx) && !tx.st.ended && tx.st.rec.anchor < tip)
     patch(tx, { rec: advanceAnchor(tx.st.rec, tip, due, 'reply').state });
+};
+
+/** The last evidence event on `square` since the event that made `ply` (undefined: none). */
+const lastOn = (tx: Tx, ply: number, square: Square): BoardEvent | undefined => {
+  const { rec } = tx.st;
+  const made = madeIndexOf(rec, ply);
+  for (let i = rec.evidence.length - 1; i > made; i--) {
+    const e = rec.evidence[i];
+    if (e?.kind === 'square' && e.square === square) return e;
+  }
+  return undefined;
+};
+
+/**
+ * Without a clock, a reply seen under way proves the last move finished: the board shows that
+ * move's position except that one piece of the side to move, lifted since the move stood, stands
+ * on a square it can go to, and one piece of the mover's, which it can capture, is off the board
+ * (or is replaced by it). That is the opponent capturing the move's piece: the captured piece
+ * taken off first, then the capturer landing (final at once) or resting on its line (once it has
+ * stood twice the settle window: a captured piece carried off by the mover may register for a
+ * moment on a square beside its own). The move is then judged and made final for recognition, so
+ * a board the reply passes through (the capturer resting on a square the move crossed, a ghost of
+ * the captured piece) no longer revises it. Under Art. 4.7 the mover could not change a move his
+ * opponent is answering; a position of an earlier ply left standing is still read as a takeback
+ * (evaluate.ts). With a clock the presses decide; boards that report occupancy only cannot show
+ * whose piece stands where, and are left to the quiet time.
+ *
+ *   commitOnReply(tx, 485_251);   // Rg5 stood; g5 emptied, ...Rb5 resting on d5 for 1.2 s: Rg5 final
+ */
+export const commitOnReply = (tx: Tx, now: number): void => {
+  const { st } = tx;
+  const { rec } = st;
+  if (st.ended || isClocked(tx) || st.linkLost || st.resync || st.recovering || st.inferred !== false) return;
+  if (rec.undecided || rec.awaitSetup || rec.catchUp || rec.result || rec.sensed.unknown.nonEmpty()) return;
+  const tip = rec.game.length;
+  if (tip <= rec.anchor) return;
+  const pos = positionAt(st, tip);
+  const mover = opposite(pos.turn);
+  const diff = diffSquares(pos.board, rec.sensed);
+  const added = [...diff.intersect(rec.sensed.occupied)];
+  const to = added[0];
+  if (added.length !== 1 || to === undefined) return;
+  const piece = pieceAt(rec.sensed, to);
+  if (piece?.color !== pos.turn) return;
+  const victims = [...diff.intersect(pos.board[mover])];
+  const victim = victims[0];
+  if (victims.length !== 1 || victim === undefined) return;
+  const from = [...diff.diff(rec.sensed.occupied).intersect(pos.board[pos.turn])];
+  const origin = from[0];
+  if (from.length !== 1 || origin === undefined || pos.board.get(origin)?.role !== piece.role) return;
+  if (diff.size() !== (victim === to ? 2 : 3)) return;
+  const lifted = lastOn(tx, tip, origin);
+  if (lifted?.kind !== 'square' || lifted.piece !== 'empty') return;
+  if (!pos.dests(origin).has(to) || !pos.dests(origin).has(victim)) return;
+  const placed = lastOn(tx, tip, to);
+  if (!placed || (victim !== to && now - placed.at < 2 * rec.options.settleMs)) return;
+  if (judgeUpTo(tx, tip, now) || tx.st.ended || tx.st.rec.game.length !== tip) return;
+  patch(tx, { rec: advanceAnchor(tx.st.rec, tip, now, 'reply').state });
 };
 
 /**

@@ -18,7 +18,7 @@ import { startRecognition } from '../recognition/state.js';
 import { boardStep } from './board.js';
 import { applyReading, checkFlags, makeClockModel, startIfNeeded } from './clockFeed.js';
 import { onCommand, onLink } from './commands.js';
-import { commitQuiet, quietMsOf } from './commit.js';
+import { commitOnReply, commitQuiet, quietMsOf } from './commit.js';
 import { checkIrregular } from './held.js';
 import { onBoardLog } from './recovery.js';
 import type { BoardEvent } from '../recognition/boardEvent.js';
@@ -124,6 +124,8 @@ const sensorStep = (tx: Tx, input: BoardEvent, at: number): void => {
     boardStep(tx, { kind: 'tick', at });
     afterQuiet(tx, at);
   }
+  // A reply seen under way, as the board stood until now, makes the move it answers final.
+  commitOnReply(tx, at);
   if (input.kind === 'snapshot') patch(tx, { resync: true });
   if (input.kind === 'press') patch(tx, { pressSeen: true, presses: tx.st.presses + 1 });
   const published = tx.events.length;
