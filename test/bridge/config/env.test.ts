@@ -44,7 +44,7 @@ describe('overrides', () => {
       CHESSBRIDGE_LAWS_EDITION: 'E18',
     });
     expect(c.mqtt.url).toBe('mqtts://env.example:8883');
-    expect(c.http).toEqual({ enabled: false, host: '127.0.0.1', port: 9090 });
+    expect(c.http).toEqual({ enabled: false, host: '127.0.0.1', port: 9090, language: 'en' });
     expect(c.journal.checkpointSeconds).toBe(2.5);
     expect(c.laws.edition).toBe('E18');
   });

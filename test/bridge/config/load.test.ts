@@ -76,7 +76,7 @@ describe('defaults and freezing', () => {
       origins: [],
       wsPort: 9001,
     });
-    expect(c.http).toEqual({ enabled: true, host: '127.0.0.1', port: 8080 });
+    expect(c.http).toEqual({ enabled: true, host: '127.0.0.1', port: 8080, language: 'en' });
     expect(c.boards).toEqual([]);
   });
 
