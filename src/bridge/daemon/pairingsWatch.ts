@@ -16,7 +16,7 @@ import { basename, dirname } from 'node:path';
 import type { SchedulerLike, Subscription } from 'rxjs';
 import type { Config, PairingConfig } from '../config/index.js';
 import type { Logger } from '../logger.js';
-import { inlinePairings, readPairingsFile } from '../pairings/fromFile.js';
+import { filePairings, inlinePairings, readPairingsFile } from '../pairings/fromFile.js';
 
 export interface PairingsWatchOptions {
   readonly config: Config;
@@ -39,7 +39,7 @@ export const watchPairingsFile = (options: PairingsWatchOptions): PairingsWatch 
   const path = config.tournament.pairingsFile;
   if (path === '') return undefined;
   const inline = inlinePairings(config);
-  let current = key(config.pairings.filter(p => !inline.includes(p)));
+  let current = filePairings(config);
   let pending: Subscription | undefined;
   let reading = false;
   let again = false;
@@ -58,9 +58,9 @@ export const watchPairingsFile = (options: PairingsWatchOptions): PairingsWatch 
       log.error(
         `pairings file not applied, the pairings in use stay: ${file.error.message.split('\n').join('; ')}`,
       );
-    } else if (key(file.value) !== current) {
-      const before = JSON.parse(current) as readonly unknown[];
-      current = key(file.value);
+    } else if (key(file.value) !== key(current)) {
+      const before = current;
+      current = file.value;
       options.apply([...inline, ...file.value]);
       log.info(
         `pairings file ${path} read again: ${file.value.length} games to play (${before.length} before)`,
@@ -80,9 +80,7 @@ export const watchPairingsFile = (options: PairingsWatchOptions): PairingsWatch 
     }, options.settleMs ?? 300);
   };
 
-  log.info(
-    `pairings file ${path}: ${(JSON.parse(current) as readonly unknown[]).length} games to play; read again when it changes`,
-  );
+  log.info(`pairings file ${path}: ${current.length} games to play; read again when it changes`);
   let watcher: FSWatcher | undefined;
   try {
     watcher = watch(dirname(path), { persistent: false }, (_event, name) => {

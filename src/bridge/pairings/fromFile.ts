@@ -25,6 +25,10 @@ const FROM_FILE = new WeakSet<PairingConfig>();
 export const inlinePairings = (config: Config): PairingConfig[] =>
   config.pairings.filter(p => !FROM_FILE.has(p));
 
+/** The pairings read from the config's pairings file. */
+export const filePairings = (config: Config): PairingConfig[] =>
+  config.pairings.filter(p => FROM_FILE.has(p));
+
 const playerOf = (p: Player): PlayerConfig => {
   const fideId = p.fideId === undefined ? undefined : Number(p.fideId);
   return {

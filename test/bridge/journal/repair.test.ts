@@ -4,33 +4,14 @@
  * the last checkpoint, so damage to the game file's copy of one of them loses nothing. Damage
  * the log cannot make good is left as it was, for salvage to keep the records around it.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { GameSettings, JournalEntry, JournalRecord } from '../../../src/bridge/journal/format.js';
+import { describe, expect, it } from 'vitest';
+import type { JournalRecord } from '../../../src/bridge/journal/format.js';
 import { readJournalAll } from '../../../src/bridge/journal/read.js';
 import { lostSeqs } from '../../../src/bridge/journal/salvage.js';
 import { JournalStore, type JournalProblem } from '../../../src/bridge/journal/store.js';
-
-const SETTINGS: GameSettings = {
-  edition: 'E23',
-  gameType: 'blitz',
-  supervision: 'full',
-  timeControl: '3+2',
-  startFen: 'startpos',
-};
-
-const entryFor = (seq: number): JournalEntry => ({
-  type: 'observation',
-  board: 'b',
-  observation: { type: 'square', at: seq * 10, square: seq % 64, content: { kind: 'empty' } },
-});
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+import { entryFor, SETTINGS, tempDir } from './damageKit.js';
 
 /** Byte offset of the start of 1-based line `n` (line 1 is the header, line k + 1 holds seq k). */
 const lineOffset = (data: Buffer, n: number): number => {
@@ -49,8 +30,7 @@ const flip = (path: string, at: number, count: number): void => {
 const crashedGame = async (
   n: number,
 ): Promise<{ dir: string; path: string; wal: string; records: readonly JournalRecord[] }> => {
-  const dir = mkdtempSync(join(tmpdir(), 'chessbridge-repair-'));
-  dirs.push(dir);
+  const dir = tempDir('repair');
   const store = new JournalStore({ dir, checkpointMs: 3_600_000 });
   (await store.start()).unwrap();
   (await store.createGame({ game: 'g', board: 'b', settings: SETTINGS })).unwrap();

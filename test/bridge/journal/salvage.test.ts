@@ -5,11 +5,10 @@
  * kinds of damage docs/journal.md lists: bytes flipped mid-file, a flipped seq, a line break
  * flipped away, a cut last record, garbage appended, records missing from the write-ahead log.
  */
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { GameSettings, JournalEntry, JournalRecord } from '../../../src/bridge/journal/format.js';
+import { describe, expect, it } from 'vitest';
+import type { JournalRecord } from '../../../src/bridge/journal/format.js';
 import { readJournalAll } from '../../../src/bridge/journal/read.js';
 import {
   describeDamage,
@@ -18,30 +17,7 @@ import {
   type SalvageItem,
 } from '../../../src/bridge/journal/salvage.js';
 import { JournalStore, type JournalProblem } from '../../../src/bridge/journal/store.js';
-
-const SETTINGS: GameSettings = {
-  edition: 'E23',
-  gameType: 'blitz',
-  supervision: 'full',
-  timeControl: '3+2',
-  startFen: 'startpos',
-};
-
-const entryFor = (seq: number): JournalEntry => ({
-  type: 'observation',
-  board: 'b',
-  observation: { type: 'square', at: seq * 10, square: seq % 64, content: { kind: 'empty' } },
-});
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-const tempDir = (): string => {
-  const d = mkdtempSync(join(tmpdir(), 'chessbridge-salvage-'));
-  dirs.push(d);
-  return d;
-};
+import { entryFor, SETTINGS, tempDir } from './damageKit.js';
 
 /** A cleanly stopped game of `n` records: the game file alone holds them. */
 const writeGame = async (dir: string, n: number): Promise<string> => {
@@ -167,7 +143,7 @@ describe('salvageLines (pure)', () => {
 
 describe('a damaged game file read with salvage', () => {
   it('8 bytes flipped mid-file: every other record kept, one range with the seq lost', async () => {
-    const dir = tempDir();
+    const dir = tempDir('salvage');
     const path = await writeGame(dir, 40);
     const data = readFileSync(path);
     const at = lineOffset(data, 21) + 10; // inside record 20 (line 21; the header is line 1)
@@ -187,7 +163,7 @@ describe('a damaged game file read with salvage', () => {
   });
 
   it('a line break flipped away joins two records into one bad line: both reported lost', async () => {
-    const dir = tempDir();
+    const dir = tempDir('salvage');
     const path = await writeGame(dir, 10);
     const data = readFileSync(path);
     flip(path, lineOffset(data, 6) - 1, 1); // the \n ending line 5 (record 4)
@@ -197,7 +173,7 @@ describe('a damaged game file read with salvage', () => {
   });
 
   it('a cut last record is a torn tail; garbage appended too; neither hides a record', async () => {
-    const dir = tempDir();
+    const dir = tempDir('salvage');
     const path = await writeGame(dir, 10);
     const size = statSync(path).size;
     writeFileSync(path, readFileSync(path).subarray(0, size - 25));
@@ -206,7 +182,7 @@ describe('a damaged game file read with salvage', () => {
     expect(cut.damage).toEqual([]);
     expect(cut.tornTail).toMatchObject({ line: 11 });
 
-    const dir2 = tempDir();
+    const dir2 = tempDir('salvage');
     const path2 = await writeGame(dir2, 10);
     appendFileSync(path2, Buffer.from('\u0000\u0000garbage\n{"not":"a record"}\n\u0001\u0002'));
     const garbage = (await readJournalAll(path2, { salvage: true })).unwrap();
@@ -215,7 +191,7 @@ describe('a damaged game file read with salvage', () => {
   });
 
   it('a damaged file restarts: the store appends after it, and the damage stays reported once per range', async () => {
-    const dir = tempDir();
+    const dir = tempDir('salvage');
     const path = await writeGame(dir, 30);
     flip(path, lineOffset(readFileSync(path), 11) + 5, 8);
     const problems: JournalProblem[] = [];
@@ -250,7 +226,7 @@ describe('a damaged write-ahead log at start', () => {
   };
 
   it('a byte flipped mid-log: the records after it are applied, the gap reported and kept as a gap', async () => {
-    const dir = tempDir();
+    const dir = tempDir('salvage');
     const { wal, path } = await crashedGame(dir, 20, 5);
     const log = readFileSync(wal);
     flip(wal, lineOffset(log, 10) + 3, 8); // the log's line 10 is record 10
@@ -270,7 +246,7 @@ describe('a damaged write-ahead log at start', () => {
   });
 
   it('a flipped digit in a seq in the log does not hide the records after it', async () => {
-    const dir = tempDir();
+    const dir = tempDir('salvage');
     const { wal, path } = await crashedGame(dir, 20, 5);
     writeFileSync(wal, readFileSync(wal, 'utf8').replace('{"seq":10,', '{"seq":90,'));
     const problems: JournalProblem[] = [];
@@ -284,7 +260,7 @@ describe('a damaged write-ahead log at start', () => {
   });
 
   it('a cut last line and garbage appended to the log: a torn tail, every whole record applied', async () => {
-    const dir = tempDir();
+    const dir = tempDir('salvage');
     const { wal, path } = await crashedGame(dir, 12, 3);
     const size = statSync(wal).size;
     writeFileSync(wal, readFileSync(wal).subarray(0, size - 30));
@@ -302,7 +278,7 @@ describe('a damaged write-ahead log at start', () => {
   });
 
   it('a reader before the restart salvages the game file and the log together', async () => {
-    const dir = tempDir();
+    const dir = tempDir('salvage');
     const { wal, path } = await crashedGame(dir, 20, 5);
     flip(wal, lineOffset(readFileSync(wal), 14) + 3, 8);
     const r = (await readJournalAll(path, { salvage: true })).unwrap();
