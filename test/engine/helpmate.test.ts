@@ -127,9 +127,11 @@ describe('canCheckmate on reference positions', () => {
     expect(makeFen(pos.toSetup())).toBe(before);
   });
 
-  it('answers typical game positions quickly (median under 50 ms at the default budget)', () => {
+  it('answers typical game positions cheaply (median under a tenth of the node budget)', () => {
+    // Counted in positions created, not in wall time: the test must hold on a busy machine too.
+    // The time per position is measured by a script (docs/benchmarks.md), not here.
     const games = parsePgn(readFileSync(sharedPath('data/pgn/carlsen.pgn'), 'latin1')).slice(0, 25);
-    const times: number[] = [];
+    const nodes: number[] = [];
     for (const game of games) {
       const pos = startingPosition(game.headers).unwrap();
       let ply = 0;
@@ -139,13 +141,13 @@ describe('canCheckmate on reference positions', () => {
         pos.play(move);
       }
       for (const color of ['white', 'black'] as const) {
-        const start = performance.now();
-        expect(canCheckmate(pos, color)).not.toBe('no');
-        times.push(performance.now() - start);
+        const result = findHelpmate(pos, color);
+        expect(result.verdict).not.toBe('no');
+        nodes.push(result.nodes);
       }
     }
-    times.sort((a, b) => a - b);
-    expect(times[times.length >> 1]).toBeLessThan(50);
+    nodes.sort((a, b) => a - b);
+    expect(nodes[nodes.length >> 1]).toBeLessThan(DEFAULT_MAX_NODES / 10);
   });
 });
 
