@@ -85,16 +85,17 @@ const MIN_BOARD_REM = 9;
  * the browser's own auto-fill, which may scroll). For each number of columns the board is as wide
  * as a column allows and as tall as the rows allow; the largest wins, and among equals the fewest
  * columns (wider cards show longer names). The rows above and below a board are measured on the
- * first card; they never wrap.
+ * cards as laid out: a long name wraps in a narrow card, so the layout is measured again once
+ * applied and recomputed (at most three times) while some card is taller than assumed.
  */
 const fit = () => {
   const card = grid.firstElementChild;
   const board = card?.querySelector('.board-host');
-  if (params.get('fit') === '0' || !card || !board) {
+  const loose = () => {
     grid.style.gridTemplateColumns = '';
     grid.style.removeProperty('--board-size');
-    return;
-  }
+  };
+  if (params.get('fit') === '0' || !card || !board) return loose();
   const styles = getComputedStyle(grid);
   const gap = parseFloat(styles.columnGap) || 0;
   const width = grid.clientWidth - parseFloat(styles.paddingLeft) - parseFloat(styles.paddingRight);
@@ -110,23 +111,29 @@ const fit = () => {
     card.clientWidth +
     parseFloat(cardStyles.paddingLeft) +
     parseFloat(cardStyles.paddingRight);
-  const extraHeight = card.offsetHeight - board.offsetHeight;
-  let best = { columns: 1, size: 0 };
-  for (let columns = 1; columns <= views.size; columns++) {
-    const rows = Math.ceil(views.size / columns);
-    const byWidth = (width - gap * (columns - 1)) / columns - extraWidth;
-    const byHeight = (height - gap * (rows - 1)) / rows - extraHeight;
-    const size = Math.floor(Math.min(byWidth, byHeight));
-    if (size > best.size) best = { columns, size };
-  }
+  /** The tallest card's height above and below its board. */
+  const measuredExtra = () =>
+    Math.max(
+      ...[...grid.children].map(c => c.offsetHeight - (c.querySelector('.board-host')?.offsetHeight ?? 0)),
+    );
   const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
-  if (best.size < MIN_BOARD_REM * rem) {
-    grid.style.gridTemplateColumns = '';
-    grid.style.removeProperty('--board-size');
-    return;
+  let extraHeight = card.offsetHeight - board.offsetHeight;
+  for (let pass = 0; pass < 3; pass++) {
+    let best = { columns: 1, size: 0 };
+    for (let columns = 1; columns <= views.size; columns++) {
+      const rows = Math.ceil(views.size / columns);
+      const byWidth = (width - gap * (columns - 1)) / columns - extraWidth;
+      const byHeight = (height - gap * (rows - 1)) / rows - extraHeight;
+      const size = Math.floor(Math.min(byWidth, byHeight));
+      if (size > best.size) best = { columns, size };
+    }
+    if (best.size < MIN_BOARD_REM * rem) return loose();
+    grid.style.gridTemplateColumns = `repeat(${best.columns}, minmax(0, 1fr))`;
+    grid.style.setProperty('--board-size', `${best.size}px`);
+    const measured = measuredExtra();
+    if (measured <= extraHeight + 1) return;
+    extraHeight = measured;
   }
-  grid.style.gridTemplateColumns = `repeat(${best.columns}, minmax(0, 1fr))`;
-  grid.style.setProperty('--board-size', `${best.size}px`);
 };
 
 window.addEventListener('resize', fit);
