@@ -3,7 +3,8 @@
  * (1280×800) and a 4K hall screen (3840×2160). Each page (one board, the current round, every
  * round with `?round=all`, the arbiter console with an alert) is loaded once per size with real
  * games of long names and titles: nothing scrolls sideways, no player's name is cut to less than
- * the surname, the console's forms fit. Screenshots: test-artifacts/web/size-<page>-<width>.png.
+ * the surname, the console's forms fit, and the round pages fit the hall screen's height.
+ * Screenshots: test-artifacts/web/size-<page>-<width>.png.
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
@@ -136,9 +137,14 @@ describe.skipIf(!CHROMIUM_PATH)('pages at phone, laptop and hall-screen sizes', 
     },
   });
 
-  const check = async (page: Page, name: string, size: { width: number }) => {
+  const check = async (page: Page, name: string, size: { width: number; height: number }) => {
     await screenshot(page, `size-${name}-${size.width}`);
     expect.soft(await widthProblems(page, surnames), `${name} at ${size.width} px`).toEqual([]);
+    // A hall screen shows every card of the round pages without scrolling down either.
+    if (size.width >= 1920 && (name === 'round' || name === 'all'))
+      expect
+        .soft(await page.evaluate('document.documentElement.scrollHeight'), name)
+        .toBeLessThanOrEqual(size.height);
   };
 
   it.each(SIZES)('fits $width×$height', async size => {
