@@ -13,7 +13,15 @@ import { asyncScheduler, finalize, firstValueFrom, type Observable, Subject, tak
 import { runCli, type DemoRequest, type SimulateRequest } from './bridge/cli/cli.js';
 import { type Config, loadConfig, unknownEnvNames } from './bridge/config/index.js';
 import { Daemon } from './bridge/daemon/daemon.js';
-import { DEMO_ARBITER, DEMO_ARBITER_ENV, DemoVenue, hasProgram, portOr } from './bridge/simulate/demo.js';
+import {
+  DEMO_ARBITER,
+  DEMO_ARBITER_ENV,
+  DEMO_PAIRINGS,
+  DemoVenue,
+  hasProgram,
+  portOr,
+} from './bridge/simulate/demo.js';
+import { parsePairingsFile } from './bridge/pairings/fromFile.js';
 import { generateSecret, hashPassword, weakSecretProblem } from './bridge/security/passwords.js';
 import { weakSecretProblems } from './bridge/security/configUsers.js';
 import { mosquittoConfSample, mosquittoFiles } from './bridge/security/mosquittoFiles.js';
@@ -260,6 +268,9 @@ const runDemo = async (request: DemoRequest): Promise<number> => {
     process.stderr.write(
       'chessbridge demo: socat is not installed; the boards use in-process links instead of serial ports\n',
     );
+  // The first round's players and pairings, as the pairing program exported them.
+  const pairingsFile = join(PACKAGE_ROOT, 'examples', DEMO_PAIRINGS);
+  const fileGames = parsePairingsFile(pairingsFile, await readFile(pairingsFile, 'utf8')).unwrap();
   const venue = new DemoVenue({
     boards: request.boards,
     speed: request.speed,
@@ -268,6 +279,9 @@ const runDemo = async (request: DemoRequest): Promise<number> => {
     seed: request.seed,
     link,
     now: daemonClock,
+    pairingsFile,
+    fileGames,
+    delayMinutes: request.delayMinutes,
   });
   try {
     await venue.start();
@@ -290,6 +304,7 @@ const runDemo = async (request: DemoRequest): Promise<number> => {
       },
       ready: daemon => {
         const a = daemon.addresses;
+        const behind = request.delayMinutes > 0 ? ` (broadcast delay ${request.delayMinutes} min)` : '';
         const lines = [
           '',
           `chessbridge demo: ${request.boards} emulated DGT boards playing (speed ${request.speed}×)`,
@@ -297,7 +312,11 @@ const runDemo = async (request: DemoRequest): Promise<number> => {
           a?.http === undefined ? '' : `  one board       ${a.http}/ui/display/board.html?game=r1-b1`,
           a?.http === undefined ? '' : `  arbiter console ${a.http}/ui/console/index.html`,
           `  arbiter login   user ${DEMO_ARBITER}, password ${arbiterSecret} (made for this run)`,
-          a?.http === undefined ? '' : `  live PGN        ${a.http}/round-1/games.pgn`,
+          `  pairings        ${pairingsFile} (round 1: ${fileGames.length} games; read again when it changes)`,
+          `  board status    MQTT chessbridge/boards/+/state (retained)${a?.http === undefined ? '' : `, ${a.http}/healthz`}`,
+          a?.http === undefined ? '' : `  tournament page ${a.http}/`,
+          a?.http === undefined ? '' : `  live PGN        ${a.http}/round-1/games.pgn${behind}`,
+          `  export folder   ${venue.exportFolder}${behind}`,
           `  MQTT            ${a?.mqtt ?? ''}${a?.ws === undefined ? '' : ` (WebSocket ${a.ws})`}, topics chessbridge/#`,
           request.once ? '  exits when the games are over' : '  Ctrl-C to stop',
           '',

@@ -1,9 +1,13 @@
 /**
  * `chessbridge demo --once`: emulated boards on PTYs play their games through the daemon with its
  * embedded broker and web display; the addresses are printed, the pages and the MQTT.js bundle
- * are served while it runs, and it exits 0 once every game is over.
+ * are served while it runs, and it exits 0 once every game is over. The round is the one paired in
+ * examples/demo-open.trf: its players are in the live PGN, the JSON API and the folder export,
+ * which is written while the games are played; the tournament page says the broadcast delay.
  */
 import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { connect, type IClientOptions } from 'mqtt';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../support/shared.js';
@@ -27,6 +31,8 @@ describe('chessbridge demo --once', () => {
         '--speed',
         '10',
         '--once',
+        '--delay',
+        '2',
       ],
       { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
@@ -41,6 +47,28 @@ describe('chessbridge demo --once', () => {
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<h1');
       expect((await fetch(`${display}/ui/vendor/mqtt.esm.js`)).status).toBe(200);
+      // The folder export, written while the round is played.
+      const folder = /^  export folder\s+(\S+)/m.exec(out)?.[1] ?? '';
+      const index = join(folder, 'round-1', 'index.json');
+      const indexText = () => (existsSync(index) ? readFileSync(index, 'utf8') : '');
+      // Both boards' games, board 2's being the second to start.
+      await waitFor(() => indexText().includes('"Larrañaga Goicoechea"'), 30_000, 'the export folder');
+      expect(indexText()).toContain('"lname": "Montenegro Salvatierra"');
+      expect(JSON.parse(readFileSync(join(folder, 'tournament.json'), 'utf8'))).toMatchObject({
+        name: 'chessbridge demo open',
+      });
+      // The players of the file's round, with titles and ratings, on the boards that play it.
+      const round = await (await fetch(`${display}/api/rounds/1`)).text();
+      for (const name of [
+        'Montenegro Salvatierra, Rodrigo',
+        'Rodríguez-Vallejo, Carmen',
+        'Larrañaga Goicoechea, Iker',
+      ])
+        expect(round).toContain(name);
+      const pgn = await (await fetch(`${display}/round-1/game-1.pgn`)).text();
+      expect(pgn).toContain('[WhiteTitle "GM"]');
+      expect(pgn).toContain('[BlackElo "2290"]');
+      expect(await (await fetch(`${display}/`)).text()).toContain('broadcast delay 2 min');
       // The arbiter's login is made for the run and printed; nothing accepts any password.
       const login = /arbiter login\s+user arbiter, password (\S+)/.exec(out);
       expect(login?.[1]).toMatch(/^[A-Za-z0-9_-]{20,}$/);

@@ -49,6 +49,7 @@ interface FormatModule {
   resultText(result: string): string;
   moveNumber(ply: number): string;
   shortName(player: { name: string; title: string | null } | null): string;
+  givenName(player: { name: string } | null): string;
   statusText(state: Partial<GameState> & { reason_text?: string | null }): string;
 }
 
@@ -261,6 +262,11 @@ describe('board and words', () => {
     expect(format.moveNumber(24)).toBe('12\u2026');
     expect(format.shortName({ name: 'Ju, Wenjun', title: 'GM' })).toBe('GM Ju');
     expect(format.shortName(null)).toBe('?');
+    expect(format.givenName({ name: 'Fernández de Córdoba Villanueva, María Inmaculada' })).toBe(
+      'María Inmaculada',
+    );
+    expect(format.givenName({ name: 'Magnus Carlsen' })).toBe('');
+    expect(format.givenName(null)).toBe('');
     expect(format.statusText({ result: '*', status: 'playing', fen: AFTER_E4 })).toBe('Black to move');
     expect(
       format.statusText({ result: '0-1', status: 'finished', fen: START, reason_text: 'time forfeit' }),

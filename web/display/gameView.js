@@ -18,6 +18,7 @@ import {
   lastMoveText,
   moveText,
   sanText,
+  givenName,
   playerDetails,
   playerName,
   resultText,
@@ -160,7 +161,10 @@ export const createGameView = ({ large = false, href, orientation = 'white', wit
     ]) {
       side.name.textContent = large ? playerName(state[color]) : shortName(state[color]);
       side.name.title = playerName(state[color]);
-      side.details.textContent = playerDetails(state[color]);
+      // A card shows the title and surname on the name line (wrapped, never cut) and the given
+      // names after the rating and federation, the part that may be cut short.
+      const given = large ? '' : givenName(state[color]);
+      side.details.textContent = [playerDetails(state[color]), given].filter(Boolean).join(' \u00b7 ');
       side.score.textContent = scoreOf(state.result, color);
     }
     status.textContent = large ? statusText(state) : shortStatusText(state);

@@ -78,23 +78,25 @@ const order = () => {
 };
 
 /** Smallest board worth showing, in rem; below it the page scrolls instead. */
-const MIN_BOARD_REM = 9;
+const MIN_BOARD_REM = 7;
+/** Narrowest card, in rem: a long double surname still fits on two lines. */
+const MIN_CARD_REM = 14;
 
 /**
  * Sizes the cards so every board of the page is on screen, as large as possible (`?fit=0` leaves
- * the browser's own auto-fill, which may scroll). For each number of columns the board is as wide
- * as a column allows and as tall as the rows allow; the largest wins, and among equals the fewest
- * columns (wider cards show longer names). The rows above and below a board are measured on the
- * first card; they never wrap.
+ * the browser's own auto-fill, which may scroll). For each number of rows, the fewest columns
+ * that hold the cards are laid out and measured: the board is as wide as a column allows and as
+ * tall as the rows allow once the lines above and below it are counted on the tallest card (a long
+ * name wraps in a narrow card and makes it taller). Cards narrower than MIN_CARD_REM are not
+ * tried; the largest board wins, and among equals the fewest columns.
  */
 const fit = () => {
   const card = grid.firstElementChild;
-  const board = card?.querySelector('.board-host');
-  if (params.get('fit') === '0' || !card || !board) {
+  const loose = () => {
     grid.style.gridTemplateColumns = '';
     grid.style.removeProperty('--board-size');
-    return;
-  }
+  };
+  if (params.get('fit') === '0' || !card?.querySelector('.board-host')) return loose();
   const styles = getComputedStyle(grid);
   const gap = parseFloat(styles.columnGap) || 0;
   const width = grid.clientWidth - parseFloat(styles.paddingLeft) - parseFloat(styles.paddingRight);
@@ -110,23 +112,33 @@ const fit = () => {
     card.clientWidth +
     parseFloat(cardStyles.paddingLeft) +
     parseFloat(cardStyles.paddingRight);
-  const extraHeight = card.offsetHeight - board.offsetHeight;
-  let best = { columns: 1, size: 0 };
-  for (let columns = 1; columns <= views.size; columns++) {
-    const rows = Math.ceil(views.size / columns);
-    const byWidth = (width - gap * (columns - 1)) / columns - extraWidth;
-    const byHeight = (height - gap * (rows - 1)) / rows - extraHeight;
-    const size = Math.floor(Math.min(byWidth, byHeight));
-    if (size > best.size) best = { columns, size };
-  }
+  const cards = [...grid.children];
+  const layout = (columns, size) => {
+    grid.style.gridTemplateColumns = `repeat(${columns}, minmax(0, 1fr))`;
+    grid.style.setProperty('--board-size', `${size}px`);
+  };
   const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
-  if (best.size < MIN_BOARD_REM * rem) {
-    grid.style.gridTemplateColumns = '';
-    grid.style.removeProperty('--board-size');
-    return;
+  const sizes = [];
+  const tried = new Set();
+  for (let rows = views.size; rows >= 1; rows--) {
+    const columns = Math.ceil(views.size / rows);
+    if (tried.has(columns)) continue;
+    tried.add(columns);
+    const column = (width - gap * (columns - 1)) / columns;
+    const byWidth = Math.floor(column - extraWidth);
+    if (byWidth < MIN_BOARD_REM * rem || (columns > 1 && column < MIN_CARD_REM * rem)) continue;
+    // The lines above and below a board depend on the card's width only: measured at this width.
+    layout(columns, byWidth);
+    const extraHeight = Math.max(
+      ...cards.map(c => c.offsetHeight - (c.querySelector('.board-host')?.offsetHeight ?? 0)),
+    );
+    const used = Math.ceil(views.size / columns);
+    const byHeight = Math.floor((height - gap * (used - 1)) / used - extraHeight);
+    sizes.push({ columns, size: Math.min(byWidth, byHeight) });
   }
-  grid.style.gridTemplateColumns = `repeat(${best.columns}, minmax(0, 1fr))`;
-  grid.style.setProperty('--board-size', `${best.size}px`);
+  const best = sizes.reduce((a, b) => (b.size > a.size ? b : a), { columns: 1, size: 0 });
+  if (best.size < MIN_BOARD_REM * rem) return loose();
+  layout(best.columns, best.size);
 };
 
 window.addEventListener('resize', fit);

@@ -14,6 +14,12 @@ export const shortName = player => {
   return player.title ? `${player.title} ${family}` : family;
 };
 
+/** "Wenjun" (the given names after the comma), "" when the name has none. */
+export const givenName = player => {
+  const comma = player?.name?.indexOf(',') ?? -1;
+  return comma < 0 ? '' : player.name.slice(comma + 1).trim();
+};
+
 /** "2536 CHN" (rating and federation, when known). */
 export const playerDetails = player =>
   [player?.rating ? String(player.rating) : '', player?.federation ?? ''].filter(Boolean).join(' ');

@@ -36,6 +36,8 @@ export interface DemoRequest {
   readonly once: boolean;
   readonly rounds: number | undefined;
   readonly seed: number;
+  /** Broadcast delay of the public outputs, in minutes. */
+  readonly delayMinutes: number;
 }
 
 /** What the CLI may touch: files to read, two output streams, and the services main provides. */
@@ -99,7 +101,7 @@ interface Options {
 /** Options that take a value, per command (`-c` is `--config`). */
 const VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   run: ['--config'],
-  demo: ['--boards', '--speed', '--rounds', '--seed'],
+  demo: ['--boards', '--speed', '--rounds', '--seed', '--delay'],
   check: [],
   passwd: [],
   'broker-config': ['--config', '--out'],
@@ -300,13 +302,16 @@ export const runCli = async (argv: readonly string[], io: CliIo): Promise<number
       const speed = number(o, '--speed', 1, n => n > 0 && n <= 50);
       const rounds = number(o, '--rounds', 0, n => Number.isInteger(n) && n >= 1 && n <= 100);
       const seed = number(o, '--seed', 1, n => Number.isInteger(n));
-      for (const v of [boards, speed, rounds, seed]) if (typeof v === 'string') return usage(io, 'demo', v);
+      const delay = number(o, '--delay', 1, n => n >= 0 && n <= 1440);
+      for (const v of [boards, speed, rounds, seed, delay])
+        if (typeof v === 'string') return usage(io, 'demo', v);
       const request: DemoRequest = {
         boards: boards as number,
         speed: speed as number,
         once: o.flags.has('--once'),
         rounds: (rounds as number) === 0 ? undefined : (rounds as number),
         seed: seed as number,
+        delayMinutes: delay as number,
       };
       return io.runDemo ? io.runDemo(request) : missing(io, 'demo');
     }

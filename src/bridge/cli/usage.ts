@@ -38,11 +38,12 @@ export const COMMAND_USAGE: Readonly<Record<string, readonly string[]>> = {
     'logs go to stdout: logging.format text (people) or json (machines, one object a line)',
   ],
   demo: [
-    'usage: chessbridge demo [--boards N] [--speed X] [--rounds R] [--once] [--seed S]',
+    'usage: chessbridge demo [--boards N] [--speed X] [--rounds R] [--once] [--seed S] [--delay M]',
     '',
     'Starts emulated DGT boards on pseudo-terminals (socat), the daemon with its embedded broker',
-    'and the web display, and plays well-known games with human handling. Prints the addresses',
-    'and runs until Ctrl-C.',
+    'and the web display, and plays well-known games with human handling. The first round is',
+    'paired from examples/demo-open.trf (a FIDE TRF file); the folder export is written beside the',
+    'journal. Prints the addresses and runs until Ctrl-C.',
     '',
     'options:',
     '  --boards N           emulated boards (1-64, default 4)',
@@ -50,6 +51,7 @@ export const COMMAND_USAGE: Readonly<Record<string, readonly string[]>> = {
     '  --rounds R           games each board plays one after the other (default 20, 1 with --once)',
     '  --once               exit once every board has played its games',
     '  --seed S             seed of the human handling (default 1)',
+    '  --delay M            broadcast delay of the live PGN and the export, minutes (default 1, 0 = none)',
   ],
   check: [
     'usage: chessbridge check FILE',

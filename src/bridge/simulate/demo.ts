@@ -5,7 +5,12 @@
  * order, ghosts, presses), their clocks running; the daemon reads them like any boards, through
  * its configuration (generated here), and publishes to its embedded broker and web display.
  *
- *   const demo = new DemoVenue({ boards: 4, speed: 2, dir, rounds: 1 });
+ * The players and pairings of the first round come from a FIDE TRF file (examples/demo-open.trf,
+ * as a pairing program exports it), read by the daemon through `tournament.pairingsFile`; boards
+ * and rounds beyond the file's play the famous games under their own players' names. The folder
+ * export is written under `dir` and public outputs run `delayMinutes` behind.
+ *
+ *   const demo = new DemoVenue({ boards: 4, speed: 2, dir, rounds: 1, pairingsFile, fileGames });
  *   await demo.start();                                   // PTY pairs up, emulators answering
  *   const config = (await loadConfig({ text: demo.configText(ports) })).unwrap();
  *   merge(daemon.pipeline$(), demo.play$(daemon))          // the games, round after round
@@ -75,7 +80,16 @@ export interface DemoOptions {
   readonly link?: 'pty' | 'memory';
   /** The daemon's clock (memory links stamp what they carry with it). */
   readonly now?: () => number;
+  /** Absolute path of the pairings file the daemon reads (`tournament.pairingsFile`). */
+  readonly pairingsFile?: string;
+  /** The rounds and boards that file pairs: the demo's own pairings leave them to it. */
+  readonly fileGames?: readonly { readonly round: number; readonly board: number }[];
+  /** `broadcast.delayMinutes` (default 0). */
+  readonly delayMinutes?: number;
 }
+
+/** The demo open's pairings file, in examples/ beside the package's code. */
+export const DEMO_PAIRINGS = 'demo-open.trf';
 
 export interface DemoPorts {
   readonly mqtt: number;
@@ -134,6 +148,11 @@ export class DemoVenue {
   private readonly emulated: Emulated[] = [];
 
   constructor(private readonly options: DemoOptions) {}
+
+  /** The folder export's folder (`broadcast.folder`). */
+  get exportFolder(): string {
+    return join(this.options.dir, 'broadcast');
+  }
 
   /** Board ids, serial numbers and the paths the daemon opens. */
   get boards(): readonly { id: string; serial: string; path: string }[] {
@@ -195,10 +214,16 @@ export class DemoVenue {
    * arbiter's secret is read from DEMO_ARBITER_ENV, which the caller sets to a generated one.
    */
   configText(ports: DemoPorts): string {
-    const { rounds } = this.options;
+    const { rounds, pairingsFile, fileGames = [] } = this.options;
+    const fromFile = new Set(fileGames.map(g => `${g.round}/${g.board}`));
     return stringify({
       version: 1,
-      tournament: { name: 'chessbridge demo', site: 'this machine', rounds },
+      tournament: {
+        name: 'chessbridge demo open',
+        site: 'this machine',
+        rounds: Math.max(rounds, ...fileGames.map(g => g.round)),
+        ...(pairingsFile === undefined ? {} : { pairingsFile }),
+      },
       laws: { edition: 'E23', gameType: 'rapid', supervision: 'full', timeControl: '15+10' },
       journal: { dir: join(this.options.dir, 'journal'), checkpointSeconds: 5 },
       mqtt: {
@@ -209,23 +234,29 @@ export class DemoVenue {
       },
       users: [{ name: DEMO_ARBITER, role: 'arbiter', passwordEnv: DEMO_ARBITER_ENV }],
       http: { enabled: true, host: '127.0.0.1', port: ports.http },
-      boards: this.emulated.map(e => ({
+      broadcast: { folder: this.exportFolder, delayMinutes: this.options.delayMinutes ?? 0 },
+      // A board plays the file's game with its board number, the demo's own by its serial.
+      boards: this.emulated.map((e, i) => ({
         id: e.id,
         driver: 'dgt',
         port: e.path,
         serial: e.serial,
+        number: i + 1,
         clock: true,
       })),
       pairings: this.emulated.flatMap((e, i) =>
-        Array.from({ length: rounds }, (_, r) => {
-          const game = this.gameFor(i + 1, r + 1);
-          return {
-            round: r + 1,
-            board: i + 1,
-            serial: e.serial,
-            white: { name: game.white },
-            black: { name: game.black },
-          };
+        Array.from({ length: rounds }, (_, r) => r + 1).flatMap(round => {
+          if (fromFile.has(`${round}/${i + 1}`)) return [];
+          const game = this.gameFor(i + 1, round);
+          return [
+            {
+              round,
+              board: i + 1,
+              serial: e.serial,
+              white: { name: game.white },
+              black: { name: game.black },
+            },
+          ];
         }),
       ),
       logging: { level: 'info', format: 'text' },

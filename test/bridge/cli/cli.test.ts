@@ -235,10 +235,13 @@ describe('chessbridge run, demo, check, ports', () => {
       return Promise.resolve(0);
     };
     expect((await run(['demo'], {}, { runDemo })).code).toBe(0);
-    expect((await run(['demo', '--boards', '10', '--speed', '2.5', '--once'], {}, { runDemo })).code).toBe(0);
+    expect(
+      (await run(['demo', '--boards', '10', '--speed', '2.5', '--once', '--delay', '0'], {}, { runDemo }))
+        .code,
+    ).toBe(0);
     expect(asked).toEqual([
-      { boards: 4, speed: 1, once: false, rounds: undefined, seed: 1 },
-      { boards: 10, speed: 2.5, once: true, rounds: undefined, seed: 1 },
+      { boards: 4, speed: 1, once: false, rounds: undefined, seed: 1, delayMinutes: 1 },
+      { boards: 10, speed: 2.5, once: true, rounds: undefined, seed: 1, delayMinutes: 0 },
     ]);
     const bad = await run(['demo', '--boards', 'many'], {}, { runDemo });
     expect(bad.code).toBe(2);
