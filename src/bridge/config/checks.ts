@@ -346,5 +346,14 @@ export const crossFieldProblems = (value: unknown): SchemaProblem[] => {
     );
   out.push(...userProblems(validEntries(field(value, 'users'), isUser)));
   if (field(mqtt, 'url') === undefined && broker !== undefined) out.push(...brokerProblems(broker, http));
+  const livechess = field(value, 'livechess');
+  const lcHost = str(field(livechess, 'host'));
+  if (field(livechess, 'home') === true && lcHost !== undefined && !LOOPBACK.test(lcHost))
+    out.push(
+      problem(
+        ['livechess', 'home'],
+        `only for one machine: the LiveChess API listens on ${lcHost}, beyond this machine; give users credentials (docs/livechess-api.md)`,
+      ),
+    );
   return out;
 };
