@@ -64,7 +64,7 @@ const clockOf = (view: GameView | undefined): LcClock | null => {
     white: Math.floor(c.white_ms / 1000),
     black: Math.floor(c.black_ms / 1000),
     run: c.running === null ? null : c.running === 'white',
-    time: c.at,
+    time: Math.round(c.at),
   };
 };
 
@@ -88,7 +88,10 @@ export class LiveChessBoards implements LiveChessPort {
   private viewOf(board: string): GameView | undefined {
     const game = this.ctx.boards.get(board)?.status.game;
     const slot = game === undefined ? undefined : this.ctx.games.get(game);
-    return slot?.view ?? this.views.get(board);
+    const last = this.views.get(board);
+    // The outputs hand a step's view over before the registry keeps it: the newer of the two.
+    if (slot === undefined) return last;
+    return last !== undefined && last.info.game === slot.id && last.seq >= slot.view.seq ? last : slot.view;
   }
 
   eboards(): EBoard[] {
@@ -135,6 +138,7 @@ export class LiveChessBoards implements LiveChessPort {
       start: record?.fenAt(0),
       san: record?.moves.map(m => m.san) ?? [],
       match: record !== undefined && placement === record.fenAt(record.length).split(' ')[0],
+      ...(view === undefined ? {} : { game: view.info.game }),
     };
   }
 

@@ -153,6 +153,8 @@ export interface BoardEvent {
   readonly san: readonly string[];
   /** Whether the board shows the position after those moves. */
   readonly match: boolean;
+  /** The game on the board (not sent: a new game sends its start again, even the same one). */
+  readonly game?: string;
 }
 
 /** A feed message's param. */
@@ -180,7 +182,7 @@ const sameList = (a: readonly string[], b: readonly string[]): boolean =>
 export const feedParamOf = (prev: BoardEvent | undefined, cur: BoardEvent): FeedParam | undefined => {
   const boardChanged = cur.board !== null && cur.board !== prev?.board;
   const clockChanged = cur.clock !== null && (prev === undefined || !sameClock(prev.clock, cur.clock));
-  const startChanged = cur.start !== undefined && cur.start !== prev?.start;
+  const startChanged = cur.start !== undefined && (cur.start !== prev?.start || cur.game !== prev.game);
   if (
     prev !== undefined &&
     !boardChanged &&
