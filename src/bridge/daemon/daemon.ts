@@ -45,8 +45,8 @@ import { DaemonOutputs } from './outputs.js';
 import { BroadcastExport } from './broadcastExport.js';
 import { makeArbiterActions, makeRequestHandlers } from './requestHandlers.js';
 import { restoreGames, type RestoreSummary } from './restore.js';
-import { LIVECHESS_PATH, LiveChessServer } from '../livechess/server.js';
-import { LiveChessBoards } from './liveChessBoards.js';
+import type { LiveChessServer } from '../livechess/server.js';
+import { type LiveChessBoards, makeLiveChessApi } from './liveChessBoards.js';
 
 export interface DaemonContext {
   readonly config: Config;
@@ -462,43 +462,21 @@ export class Daemon {
   /** The LiveChess API (docs/livechess-api.md) on its own port. */
   private async startLiveChess(parts: Built): Promise<void> {
     const { config } = this.ctx;
-    const lc = config.livechess;
-    const log = this.log('bridge:livechess');
-    const boards = new LiveChessBoards({
+    const api = makeLiveChessApi({
+      config,
       games: parts.games,
       boards: parts.boards,
-      config,
-      log: this.log('bridge:requests'),
-      now: () => Date.now(),
-    });
-    const server = new LiveChessServer({
-      host: lc.host,
-      port: this.ctx.livechessPort ?? lc.port,
-      home: lc.home,
-      origins: lc.origins,
-      maxMessageBytes: lc.maxMessageBytes,
-      messagesPerSecond: lc.messagesPerSecond,
-      burst: lc.burst,
       users: this.users,
-      boards,
-      log,
-      now: () => Date.now(),
+      log: this.log('bridge:livechess'),
+      requestLog: this.log('bridge:requests'),
+      ...(this.ctx.livechessPort === undefined ? {} : { port: this.ctx.livechessPort }),
     });
-    parts.liveChessBoards = boards;
-    parts.livechess = server;
-    const where = await server.start();
+    parts.liveChessBoards = api.boards;
+    parts.livechess = api.server;
+    const address = await api.start();
     this.checkNotStopped();
-    const host = where.address.includes(':') ? `[${where.address}]` : where.address;
-    const address = `ws://${host}:${where.port}${LIVECHESS_PATH}`;
-    parts.addresses = {
-      mqtt: parts.addresses?.mqtt ?? '',
-      ws: parts.addresses?.ws,
-      http: parts.addresses?.http,
-      livechess: address,
-    };
-    log.info(
-      `LiveChess API on ${address}${lc.home ? ' (home use: no credentials needed on this machine)' : ' (users log in)'}`,
-    );
+    const { mqtt = '', ws, http } = parts.addresses ?? {};
+    parts.addresses = { mqtt, ws, http, livechess: address };
   }
 
   /** Everything the daemon runs, for main's one subscription. Call after start(). */

@@ -10,12 +10,14 @@
  *   port.eboards();                                     // [{ serialnr: '24100', state: 'ACTIVE', … }]
  *   await port.setup('b-01', fen, actor);               // a free game on b-01, starting from fen
  *   port.viewed(view);                                  // a game's view changed (the outputs call it)
+ *   const api = makeLiveChessApi({ config, games, boards, users, log, requestLog }); await api.start();
  */
 import { Result } from '@badrap/result';
 import { Game } from '../../engine/game.js';
 import type { Config } from '../config/index.js';
 import type { BoardEvent, BoardStateWord, EBoard, LcClock, Source } from '../livechess/protocol.js';
-import type { LiveChessPort } from '../livechess/server.js';
+import { LIVECHESS_PATH, LiveChessServer, type LiveChessPort } from '../livechess/server.js';
+import type { UserDirectory } from '../security/users.js';
 import type { Logger } from '../logger.js';
 import type { RequestAction } from '../mqtt/requestSchemas.js';
 import type { JsonObject } from '../mqtt/topics.js';
@@ -211,3 +213,43 @@ export class LiveChessBoards implements LiveChessPort {
     return Result.ok(undefined);
   }
 }
+
+/** The listener and the boards it shows, from the configuration (`livechess.*`). */
+export const makeLiveChessApi = (ctx: {
+  readonly config: Config;
+  readonly games: GameRegistry;
+  readonly boards: BoardRegistry;
+  readonly users: UserDirectory | undefined;
+  readonly log: Logger;
+  /** Where setup's requests are logged. */
+  readonly requestLog: Logger;
+  /** Any free port (tests); default livechess.port. */
+  readonly port?: number;
+}): { boards: LiveChessBoards; server: LiveChessServer; start: () => Promise<string> } => {
+  const lc = ctx.config.livechess;
+  const now = (): number => Date.now();
+  const boards = new LiveChessBoards({ ...ctx, log: ctx.requestLog, now });
+  const server = new LiveChessServer({
+    host: lc.host,
+    port: ctx.port ?? lc.port,
+    home: lc.home,
+    origins: lc.origins,
+    maxMessageBytes: lc.maxMessageBytes,
+    messagesPerSecond: lc.messagesPerSecond,
+    burst: lc.burst,
+    users: ctx.users,
+    boards,
+    log: ctx.log,
+    now,
+  });
+  const start = async (): Promise<string> => {
+    const where = await server.start();
+    const host = where.address.includes(':') ? `[${where.address}]` : where.address;
+    const address = `ws://${host}:${where.port}${LIVECHESS_PATH}`;
+    ctx.log.info(
+      `LiveChess API on ${address}${lc.home ? ' (home use: no credentials needed on this machine)' : ' (users log in)'}`,
+    );
+    return address;
+  };
+  return { boards, server, start };
+};
