@@ -6,7 +6,7 @@
  * `engine` and `drivers` (neither imports the other), `emulators` (above the drivers), then
  * `bridge`. Inside `bridge`, `wire` (the public contract) imports only the engine and itself, and
  * the folders have ranks, lowest first: wire; the infrastructure (config, journal, mqtt, http,
- * feed, web, pairings, i18n, security and the files directly in src/bridge/); game; stages; daemon; simulate;
+ * feed, web, pairings, i18n, security, livechess and the files directly in src/bridge/); game; stages; daemon; simulate;
  * cli. A file imports only from its own rank or below, and only simulate and cli import the
  * emulators.
  *
@@ -95,6 +95,7 @@ const INFRASTRUCTURE = new Set([
   'pairings',
   'i18n',
   'security',
+  'livechess',
 ]);
 
 /** The rank of a file of src/bridge, or undefined for a folder no rank names. */

@@ -346,5 +346,26 @@ export const crossFieldProblems = (value: unknown): SchemaProblem[] => {
     );
   out.push(...userProblems(validEntries(field(value, 'users'), isUser)));
   if (field(mqtt, 'url') === undefined && broker !== undefined) out.push(...brokerProblems(broker, http));
+  const livechess = field(value, 'livechess');
+  const lcHost = str(field(livechess, 'host'));
+  const lcPort = field(livechess, 'port');
+  if (field(livechess, 'enabled') === true && typeof lcPort === 'number') {
+    const taken =
+      http?.enabled === true && http.port === lcPort
+        ? 'http.port'
+        : field(mqtt, 'url') === undefined && broker?.port === lcPort
+          ? 'mqtt.broker.port'
+          : field(mqtt, 'url') === undefined && broker?.wsPort === lcPort
+            ? 'mqtt.broker.wsPort'
+            : undefined;
+    if (taken !== undefined) out.push(problem(['livechess', 'port'], `same port as ${taken} (${lcPort})`));
+  }
+  if (field(livechess, 'home') === true && lcHost !== undefined && !LOOPBACK.test(lcHost))
+    out.push(
+      problem(
+        ['livechess', 'home'],
+        `only for one machine: the LiveChess API listens on ${lcHost}, beyond this machine; give users credentials (docs/livechess-api.md)`,
+      ),
+    );
   return out;
 };

@@ -29,6 +29,7 @@ export type {
   BroadcastConfig,
   JournalConfig,
   LawsConfig,
+  LiveChessConfig,
   LoggingConfig,
   MqttConfig,
   PairingConfig,

@@ -424,6 +424,50 @@ export const RequestsSchema = Section(
   },
 );
 
+export const LiveChessSchema = Section(
+  'The LiveChess-compatible WebSocket API for tools written for DGT LiveChess, such as the Lichess board page (docs/livechess-api.md)',
+  {
+    enabled: Type.Boolean({
+      default: false,
+      description: 'Serve the LiveChess API (ws://host:port/api/v1.0)',
+    }),
+    host: Type.String({ minLength: 1, default: '127.0.0.1', description: 'Interface to listen on' }),
+    port: Port('TCP port (LiveChess uses 1982)', 1982),
+    home: Type.Boolean({
+      default: false,
+      description:
+        'Home use: clients connect without credentials and may set up and flip boards; only on a loopback host (127.0.0.1), never in a hall',
+    }),
+    origins: Type.Array(
+      Type.String({ pattern: '^https?://[^\\s/]+$', expects: 'an origin such as https://lichess.org' }),
+      {
+        default: [],
+        description:
+          'Web origins whose pages may connect (https://lichess.org for the Lichess board page); clients that are not browsers send no origin',
+      },
+    ),
+    maxMessageBytes: Type.Integer({
+      minimum: 256,
+      maximum: 1_048_576,
+      default: 16_384,
+      description:
+        'Longest message taken; a longer one gets an error reply (over 1 MiB closes the connection)',
+    }),
+    messagesPerSecond: Type.Number({
+      minimum: 1,
+      maximum: 100_000,
+      default: 20,
+      description: 'Messages each connection may send per second, on average; more get an error reply',
+    }),
+    burst: Type.Integer({
+      minimum: 1,
+      maximum: 1_000_000,
+      default: 100,
+      description: 'Messages a connection may send at once after a quiet spell',
+    }),
+  },
+);
+
 export const LoggingSchema = Section('Log output', {
   level: StringEnum(LOG_LEVELS, { default: 'info', description: 'Least severe level written' }),
   format: StringEnum(LOG_FORMATS, {
@@ -453,6 +497,7 @@ export const ConfigSchema = Type.Object(
     http: HttpSchema,
     broadcast: BroadcastSchema,
     requests: RequestsSchema,
+    livechess: LiveChessSchema,
     users: Type.Array(UserSchema, {
       default: [],
       description:
@@ -491,3 +536,4 @@ export type PairingConfig = Config['pairings'][number];
 export type PlayerConfig = PairingConfig['white'];
 export type LoggingConfig = Config['logging'];
 export type RequestsConfig = Config['requests'];
+export type LiveChessConfig = Config['livechess'];

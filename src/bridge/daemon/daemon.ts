@@ -45,6 +45,8 @@ import { DaemonOutputs } from './outputs.js';
 import { BroadcastExport } from './broadcastExport.js';
 import { makeArbiterActions, makeRequestHandlers } from './requestHandlers.js';
 import { restoreGames, type RestoreSummary } from './restore.js';
+import type { LiveChessServer } from '../livechess/server.js';
+import { type LiveChessBoards, makeLiveChessApi } from './liveChessBoards.js';
 
 export interface DaemonContext {
   readonly config: Config;
@@ -65,6 +67,8 @@ export interface DaemonContext {
   readonly refusalsLogMs?: number;
   /** Let the HTTP server listen on any free port (tests); default the configured one. */
   readonly httpPort?: number;
+  /** Let the LiveChess API listen on any free port (tests); default the configured one. */
+  readonly livechessPort?: number;
   /** Let the embedded broker listen on any free ports (tests, the demo's fallback). */
   readonly brokerPorts?: { readonly port: number; readonly wsPort: number };
   /** Milliseconds between two aggregate lines of failed MQTT logins (default 60 000). */
@@ -75,6 +79,8 @@ export interface DaemonAddresses {
   readonly mqtt: string;
   readonly ws: string | undefined;
   readonly http: string | undefined;
+  /** ws://host:port/api/v1.0 when livechess.enabled. */
+  readonly livechess?: string;
 }
 
 interface Parts {
@@ -92,6 +98,8 @@ interface Parts {
   pairingsWatch: PairingsWatch | undefined;
   hub: SseHub | undefined;
   http: HttpServer | undefined;
+  livechess: LiveChessServer | undefined;
+  liveChessBoards: LiveChessBoards | undefined;
   addresses: DaemonAddresses;
   restored: RestoreSummary | undefined;
 }
@@ -327,6 +335,10 @@ export class Daemon {
       leds: this.leds,
       metrics: this.metrics,
       onFeedChange: () => exporter?.changed(),
+      onBoardChange: (board, view) => {
+        if (view !== undefined) partial.liveChessBoards?.viewed(view);
+        partial.livechess?.notify(board);
+      },
     });
     if (config.broadcast.folder !== '') {
       exporter = new BroadcastExport({
@@ -361,6 +373,7 @@ export class Daemon {
     partial.restored = restored;
     partial.addresses = { mqtt: brokerUrl ?? '', ws: wsUrl, http: undefined };
     if (config.http.enabled) await this.startWeb(partial, connection, outputs);
+    if (config.livechess.enabled) await this.startLiveChess(partial);
     partial.pairingsWatch = watchPairingsFile({
       config,
       log: this.log('bridge:pairings'),
@@ -444,6 +457,26 @@ export class Daemon {
         methods.length === 0 ? 'off (no http.arbiter credentials)' : `with a ${methods.join(' or a ')}`
       }`,
     );
+  }
+
+  /** The LiveChess API (docs/livechess-api.md) on its own port. */
+  private async startLiveChess(parts: Built): Promise<void> {
+    const { config } = this.ctx;
+    const api = makeLiveChessApi({
+      config,
+      games: parts.games,
+      boards: parts.boards,
+      users: this.users,
+      log: this.log('bridge:livechess'),
+      requestLog: this.log('bridge:requests'),
+      ...(this.ctx.livechessPort === undefined ? {} : { port: this.ctx.livechessPort }),
+    });
+    parts.liveChessBoards = api.boards;
+    parts.livechess = api.server;
+    const address = await api.start();
+    this.checkNotStopped();
+    const { mqtt = '', ws, http } = parts.addresses ?? {};
+    parts.addresses = { mqtt, ws, http, livechess: address };
   }
 
   /** Everything the daemon runs, for main's one subscription. Call after start(). */
@@ -547,6 +580,7 @@ export class Daemon {
     parts.pairingsWatch?.stop();
     parts.games.closeAll();
     parts.hub?.stop(); // ends the event streams, so the server need not wait for them
+    await parts.livechess?.stop();
     await parts.http?.stop();
     await parts.exporter?.stop();
     await parts.publisher?.stop();

@@ -61,6 +61,8 @@ export interface DaemonOutputsContext {
   readonly metrics?: BridgeMetrics;
   /** Called after the feed changed (the folder export syncs). */
   readonly onFeedChange?: () => void;
+  /** Called after a game's view or a board's state changed (the LiveChess feeds follow). */
+  readonly onBoardChange?: (board: string, view?: GameView) => void;
 }
 
 /** Alerts about a position the board should not show; the console offers "restore to ply N" for them. */
@@ -121,6 +123,7 @@ export class DaemonOutputs {
     const { topics, publisher } = this.ctx;
     publisher.retain(topics.game(view.info.game), makeSnapshot(view));
     publisher.retain(topics.gamePgn(view.info.game), makeGamePgn(view));
+    if (view.info.board !== undefined) this.ctx.onBoardChange?.(view.info.board, view);
     const live = liveGameOf(view);
     if (live === undefined) return;
     const now = this.ctx.now();
@@ -138,6 +141,7 @@ export class DaemonOutputs {
   boardState(id: string): void {
     const state = this.ctx.boards.stateOf(id);
     if (state !== undefined) this.ctx.publisher.retain(this.ctx.topics.boardState(id), state);
+    this.ctx.onBoardChange?.(id);
   }
 
   /** The retained `bridge/info`. */

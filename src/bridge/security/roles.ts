@@ -47,7 +47,7 @@ export const requestsAnything = (role: Role): boolean => ALLOWED[role].size > 0;
 export interface Actor {
   readonly role: Role;
   readonly user: string;
-  readonly transport: 'mqtt' | 'http';
+  readonly transport: 'mqtt' | 'http' | 'livechess';
   /** MQTT client id, when the broker saw it. */
   readonly client?: string;
   /** Network address, when known. */

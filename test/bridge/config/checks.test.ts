@@ -169,6 +169,11 @@ describe('laws and network', () => {
       'mqtt: { broker: { host: 0.0.0.0, anonymousRead: yes } }',
       /^mqtt\.broker\.anonymousRead: only for a single-machine demo: the broker listens on 0\.0\.0\.0/,
     ],
+    ['livechess: { enabled: yes, port: 8080 }', /^livechess\.port: same port as http\.port \(8080\)/],
+    [
+      'livechess: { enabled: yes, host: 0.0.0.0, home: yes }',
+      /^livechess\.home: only for one machine: the LiveChess API listens on 0\.0\.0\.0/,
+    ],
     ['mqtt: { broker: { wsPort: 1883 } }', /^mqtt\.broker\.wsPort: same port as mqtt\.broker\.port \(1883\)/],
     ['http: { port: 9001 }', /^http\.port: same port as mqtt\.broker\.wsPort \(9001\)/],
   ])('%s', (text, expected) => {
