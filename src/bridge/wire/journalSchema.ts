@@ -279,7 +279,10 @@ export const JournalRecordLine = Type.Union(
         }),
         params: Type.Unknown({ description: 'The request’s fields, as validated.' }),
         source: Type.Optional(
-          Type.String({ description: 'Who sent it: `mqtt:<client>`, `http:<user>`, `cli`, `daemon`.' }),
+          Type.String({
+            description:
+              "Who sent it: the transport (`mqtt`, `http`, `livechess`) with the verified role and user, and the client id or address when known (`mqtt role=arbiter user=anna client=anna-phone address=192.168.1.20`); `cli` or `daemon` for the daemon's own records.",
+          }),
         ),
       },
       { ...closed, description: 'An operator’s or arbiter’s command.' },
