@@ -4,8 +4,8 @@
  * live events, is taken provisionally; the live stream refutes it (a live event or snapshot far
  * below its seq, a move it contradicts) and the page goes back to what the live stream says, and
  * does not take that snapshot again when it re-reads it. A snapshot or event on another game's
- * topic counts for nothing. The case through the real broker is in
- * test/integration/staleSnapshot.test.ts.
+ * topic counts for nothing; a page served over https reads the broker over wss. The case through
+ * the real broker is in test/integration/staleSnapshot.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 
@@ -33,8 +33,9 @@ const { GameStore, SEQ_SLACK } = (await import(web('store.js'))) as {
   GameStore: new () => Store;
   SEQ_SLACK: number;
 };
-const { LiveConnection } = (await import(web('live.js'))) as {
+const { LiveConnection, readSettings } = (await import(web('live.js'))) as {
   LiveConnection: new (o: object) => Live;
+  readSettings: (href: string) => { transport: string; url: string };
 };
 
 const OPENING = ['e4', 'e5', 'Nf3', 'Nc6', 'Bb5', 'a6'];
@@ -140,5 +141,14 @@ describe('the page takes a game’s state from its own topics only', () => {
     expect(live.store.get('g1')).toBeUndefined();
     live.handle('cb/games/g1', JSON.stringify(snapshot(5, ['d4'])), true);
     expect(live.store.get('g1')).toMatchObject({ seq: 5, provisional: true });
+  });
+});
+
+describe('a page served over https', () => {
+  it('reads the broker over wss by default, over ws when served over http', () => {
+    expect(readSettings('https://hall-pc:8443/ui/display/board.html?game=r1-b1').url).toBe(
+      'wss://hall-pc:9001/mqtt',
+    );
+    expect(readSettings('http://hall-pc:8080/ui/display/board.html').url).toBe('ws://hall-pc:9001/mqtt');
   });
 });
