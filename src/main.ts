@@ -24,6 +24,7 @@ import {
 import { parsePairingsFile } from './bridge/pairings/fromFile.js';
 import { generateSecret, hashPassword, weakSecretProblem } from './bridge/security/passwords.js';
 import { weakSecretProblems } from './bridge/security/configUsers.js';
+import { readTlsPairs } from './bridge/security/tlsFiles.js';
 import { mosquittoConfSample, mosquittoFiles } from './bridge/security/mosquittoFiles.js';
 import { type BoardOpener, makeBoardOpener } from './bridge/daemon/drivers.js';
 import { BoardLeds } from './bridge/daemon/leds.js';
@@ -173,6 +174,14 @@ const check = async (path: string) => {
     const why = inline === undefined ? undefined : weakSecretProblem(inline);
     if (why !== undefined) weak.push(`http.arbiter.${key}: weak secret: ${why}`);
   }
+  const tls = await readTlsPairs(
+    {
+      http: { files: c.http.enabled ? c.http.tls : undefined, at: 'http.tls' },
+      broker: { files: c.mqtt.url === undefined ? c.mqtt.broker.tls : undefined, at: 'mqtt.broker.tls' },
+    },
+    Date.now(),
+  );
+  if (tls.isErr) weak.push(...tls.error.problems);
   const brokerPassword = c.mqtt.password === undefined ? undefined : weakSecretProblem(c.mqtt.password);
   if (brokerPassword !== undefined) weak.push(`mqtt.password: weak secret: ${brokerPassword}`);
   if (weak.length > 0) return { problems: weak, summary: '', warnings };
@@ -360,6 +369,9 @@ export const main = (argv: readonly string[]): Promise<number> => {
     check,
     passwd,
     brokerConfig,
+    // Loaded when asked: the X.509 library is not needed to run the daemon.
+    cert: async request =>
+      (await import('./bridge/security/certFiles.js')).writeCertFiles({ ...request, now: Date.now() }),
     runDaemon,
     runDemo,
     runSimulate: runSimulator,

@@ -46,9 +46,12 @@ export interface Chromium {
 
 /**
  * Launches Chromium with a fresh profile folder; `locale` sets the browser's language (what
- * `navigator.languages` and `Accept-Language` say), e.g. 'es-ES'.
+ * `navigator.languages` and `Accept-Language` say), e.g. 'es-ES'; `args` are more flags (a
+ * certificate's key to trust: `--ignore-certificate-errors-spki-list=…`).
  */
-export const launchChromium = async (options: { readonly locale?: string } = {}): Promise<Chromium> => {
+export const launchChromium = async (
+  options: { readonly locale?: string; readonly args?: readonly string[] } = {},
+): Promise<Chromium> => {
   if (!CHROMIUM_PATH) throw new Error('chromium is not installed (apt-get install chromium)');
   const profile = await mkdtemp(join(tmpdir(), 'chessbridge-chromium-'));
   let context: BrowserContext;
@@ -57,7 +60,7 @@ export const launchChromium = async (options: { readonly locale?: string } = {})
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM_PATH,
       headless: true,
-      args: [...CHROMIUM_ARGS],
+      args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
       timeout: 30_000,
       viewport: { width: 1600, height: 900 },
       ...(options.locale === undefined ? {} : { locale: options.locale }),

@@ -1,7 +1,8 @@
 // Connects a page to the bridge's live data, over MQTT on a WebSocket (MQTT 3.1.1, which the
 // embedded broker speaks) or over server-sent events, and feeds one GameStore: retained game
 // snapshots, game events deduplicated by seq, alerts and request responses. When the store finds
-// a gap it reads the game's retained snapshot again. Arbiter requests go out on
+// a gap it reads the game's retained snapshot again. A game's snapshot and events count only on
+// that game's own topics, and a retained snapshot only until the live stream refutes it (store.js). Arbiter requests go out on
 // `<base>/bridge/request/<user>/<action>` when the page logs in as a user (what an external
 // broker's ACL lets that user write, and what the embedded broker accepts from its own user), else
 // on `<base>/bridge/request/<action>`, with a transaction id; they resolve with the response envelope.
@@ -238,12 +239,13 @@ export class LiveConnection {
         return;
       }
       const snapshot = parseJson(text);
-      if (!snapshot) return;
+      // A game's state comes from its own topic only (the broker lets only the daemon write there).
+      if (!snapshot || snapshot.game !== match[1]) return;
       if (!retained) this.skew.sample(snapshot.at, receivedAt);
-      this.store.applySnapshot(snapshot);
-    } else if (/^games\/[^/]+\/events$/.test(rel)) {
+      this.store.applySnapshot(snapshot, { retained });
+    } else if ((match = /^games\/([^/]+)\/events$/.exec(rel))) {
       const event = parseJson(text);
-      if (!event) return;
+      if (!event || event.game !== match[1]) return;
       if (!retained) this.skew.sample(event.at, receivedAt);
       this.store.applyEvent(event);
     } else if (rel === 'alerts') {

@@ -1,11 +1,14 @@
 // The live state of every game a page follows, built from retained snapshots and the event
 // stream: events are applied once each (duplicates are dropped by `seq`), events that arrive
 // early or across a gap wait for the snapshot that covers them, and a page is told when it
-// should read a game's snapshot again. Pure: no DOM, no network (docs/web.md, "Store").
+// should read a game's snapshot again. A retained snapshot (kept by the broker, perhaps from an
+// earlier run of the daemon) is taken provisionally: the live stream confirms it or refutes it
+// (a live event or snapshot far below its seq, or a move it contradicts); a refuted one gives way
+// to the last confirmed state and is not taken again (docs/web.md, "Store"). Pure: no DOM, no network.
 //
 //   const store = new GameStore();
 //   store.subscribe(change => render(change.game));
-//   store.applySnapshot(JSON.parse(payload), performance.now());
+//   store.applySnapshot(JSON.parse(payload), { retained: packet.retain });
 //   store.applyEvent(JSON.parse(payload));   // 'applied' | 'duplicate' | 'waiting' | 'gap'
 
 /** @typedef {{ white_ms: number, black_ms: number, running: 'white'|'black'|null, at: number }} Clocks */
@@ -28,10 +31,18 @@
  * @property {string} result
  * @property {string|null} reason_text
  * @property {string} status
+ * @property {boolean} [provisional] from a retained snapshot the live stream has not confirmed yet
  */
 
 /** Events held back per game at most; beyond, the oldest are applied as they are. */
 const MAX_WAITING = 64;
+
+/**
+ * How far below a game's seq a live message may arrive and still be the same story: messages of
+ * two topics (events, snapshot) may cross on their way. Further below, the page's state is not
+ * the daemon's: a retained snapshot of an earlier run, or the daemon started the game over.
+ */
+export const SEQ_SLACK = 16;
 
 const START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
@@ -175,7 +186,11 @@ export class GameStore {
     /** @type {Map<string, Map<number, object>>} events waiting for their turn, by game then seq */
     this.waiting = new Map();
     this.listeners = new Set();
-    this.counters = { snapshots: 0, events: 0, duplicates: 0, stale: 0 };
+    this.counters = { snapshots: 0, events: 0, duplicates: 0, stale: 0, refuted: 0, distrusted: 0 };
+    /** @type {Map<string, GameState>} the last state the live stream confirmed, by game */
+    this.trusted = new Map();
+    /** @type {Map<string, number>} the seq of a refuted retained snapshot, by game */
+    this.refuted = new Map();
   }
 
   /** Calls `listener({ game, state, needsSnapshot })` after every change; returns the removal. */
@@ -196,21 +211,83 @@ export class GameStore {
 
   /**
    * Takes a snapshot unless an equal or newer one was already applied together with later events.
-   * @returns {'applied'|'stale'|'invalid'}
+   * A `retained` one (see the module comment) is provisional and refused when a retained snapshot
+   * of that game at or above its seq was refuted; a live one below the page's state by more than
+   * SEQ_SLACK replaces it (the daemon started over, or the state was a refuted retained one).
+   * @param {unknown} payload
+   * @param {{ retained?: boolean }} [options]
+   * @returns {'applied'|'stale'|'invalid'|'distrusted'}
    */
-  applySnapshot(payload) {
+  applySnapshot(payload, options = {}) {
     const snapshot = readSnapshot(payload);
     if (!snapshot) return 'invalid';
-    const current = this.games.get(snapshot.game);
-    if (current?.hasSnapshot && snapshot.seq < current.seq) {
-      this.counters.stale += 1;
-      return 'stale';
+    const { game } = snapshot;
+    const current = this.games.get(game);
+    const below = current?.hasSnapshot ? current.seq - snapshot.seq : -1;
+    if (options.retained === true) {
+      const refuted = this.refuted.get(game);
+      if (refuted !== undefined && snapshot.seq >= refuted) {
+        this.counters.distrusted += 1;
+        return 'distrusted';
+      }
+      if (below > 0) {
+        this.counters.stale += 1;
+        return 'stale';
+      }
+      // Close above a confirmed state it continues it (a re-read after a gap); else it waits for the live stream.
+      snapshot.provisional = !(current?.hasSnapshot && !current.provisional && -below <= SEQ_SLACK);
+      if (snapshot.provisional && current?.hasSnapshot && !current.provisional)
+        this.trusted.set(game, current);
+    } else {
+      // Live, the daemon speaks now: below a provisional state, it refutes it (a retained one read
+      // on subscribing was the latest then, so the daemon's next is not older); below a confirmed
+      // one, within the slack it crossed an event on its way, further the daemon started over.
+      if (below > 0 && current?.provisional) this.noteRefuted(game, current.seq);
+      else if (below > 0 && below <= SEQ_SLACK) {
+        this.counters.stale += 1;
+        return 'stale';
+      }
+      this.live(game, snapshot.seq);
+      snapshot.provisional = false;
     }
     this.counters.snapshots += 1;
-    this.games.set(snapshot.game, snapshot);
-    const needsSnapshot = this.drain(snapshot.game, true);
-    this.emit(snapshot.game, needsSnapshot);
+    this.games.set(game, snapshot);
+    const needsSnapshot = this.drain(game, true);
+    this.emit(game, needsSnapshot);
     return 'applied';
+  }
+
+  /** A provisional state the live stream agrees with becomes the trusted one. */
+  confirm(game) {
+    const state = this.games.get(game);
+    if (!state?.provisional) return;
+    const confirmed = { ...state, provisional: false };
+    this.games.set(game, confirmed);
+    this.trusted.delete(game);
+  }
+
+  noteRefuted(game, seq) {
+    this.counters.refuted += 1;
+    this.refuted.set(game, Math.min(seq, this.refuted.get(game) ?? seq));
+  }
+
+  /** The live stream reached `seq`: a refuted retained snapshot at or below it is history. */
+  live(game, seq) {
+    const refuted = this.refuted.get(game);
+    if (refuted !== undefined && seq >= refuted) this.refuted.delete(game);
+  }
+
+  /**
+   * Whether live `event` refutes the provisional state: far below its seq, or a move at a ply the
+   * state has with another SAN (a takeback in between may look so too: the daemon's next snapshot
+   * then sets the page right).
+   */
+  refutes(state, event) {
+    if (!state.provisional) return false;
+    if (state.seq - event.seq > SEQ_SLACK) return true;
+    if (event.type !== 'move' || !Number.isInteger(event.ply) || event.ply < 1) return false;
+    const known = state.moves[event.ply - 1];
+    return typeof known === 'string' && known !== event.san;
   }
 
   /**
@@ -222,7 +299,16 @@ export class GameStore {
   applyEvent(event) {
     if (!isObject(event) || typeof event.game !== 'string' || !isSeq(event.seq) || event.seq < 1)
       return 'invalid';
-    const current = this.games.get(event.game);
+    let current = this.games.get(event.game);
+    if (current?.hasSnapshot && this.refutes(current, event)) {
+      // The retained snapshot is not the daemon's story: back to the last confirmed state, and
+      // the event is taken as the live stream says.
+      this.noteRefuted(event.game, current.seq);
+      current = this.trusted.get(event.game) ?? emptyState(event.game);
+      this.trusted.delete(event.game);
+      this.games.set(event.game, current);
+    }
+    this.live(event.game, event.seq);
     if (current?.hasSnapshot && event.seq <= current.seq) {
       this.counters.duplicates += 1;
       return 'duplicate';
@@ -245,6 +331,7 @@ export class GameStore {
       return 'waiting';
     }
     const gap = event.seq > current.seq + 1;
+    if (!gap && current.provisional) this.confirm(event.game);
     let needsSnapshot = this.drain(event.game, false);
     if (gap) {
       this.trimWaiting(event.game);
@@ -298,6 +385,7 @@ export class GameStore {
   remove(game) {
     this.games.delete(game);
     this.waiting.delete(game);
+    this.trusted.delete(game);
     this.emit(game, false);
   }
 

@@ -6,6 +6,7 @@
  *
  * Commands: `run -c FILE` (the daemon), `demo` (a venue of emulated boards), `check FILE`, `passwd`,
  * `broker-config -c FILE --out DIR` (an external mosquitto's password and ACL files),
+ * `cert --out DIR [--host NAME...]` (a self-signed certificate and key for TLS),
  * `ports [PATH...]`, `replay FILE...` (PGN files, board scripts, game journals; raw board
  * captures with `--driver`), `simulate`
  * (emulated boards on PTYs for any running daemon), `schema [NAME]` (the wire's JSON Schema). Exit codes: 0 success, 1 a failure (a bad
@@ -68,6 +69,13 @@ export interface CliIo {
     configPath: string,
     outDir: string,
   ) => Promise<{ ok: true; lines: readonly string[] } | { ok: false; problems: readonly string[] }>;
+  /** `cert`: writes a self-signed certificate and key into `outDir`; the lines to print, or the problems. */
+  readonly cert?: (request: {
+    readonly outDir: string;
+    readonly hosts: readonly string[];
+    readonly days: number;
+    readonly force: boolean;
+  }) => Promise<{ ok: true; lines: readonly string[] } | { ok: false; problems: readonly string[] }>;
   /** Runs the daemon until a signal; resolves to the exit code. */
   readonly runDaemon?: (configPath: string) => Promise<number>;
   /** Runs the demo; resolves to the exit code. */
@@ -105,6 +113,7 @@ const VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   check: [],
   passwd: [],
   'broker-config': ['--config', '--out'],
+  cert: ['--out', '--host', '--days'],
   ports: ['--timeout'],
   replay: ['--edition', '--type', '--supervision', '--driver', '--lang'],
   simulate: SIMULATE_VALUE_OPTIONS,
@@ -116,6 +125,7 @@ const FLAG_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   check: [],
   passwd: ['--generate'],
   'broker-config': [],
+  cert: ['--force'],
   ports: ['--no-probe'],
   replay: ['--json', '--examples'],
   simulate: SIMULATE_FLAG_OPTIONS,
@@ -139,7 +149,9 @@ const parseOptions = (command: string, args: readonly string[]): Parsed => {
       if ((VALUE_OPTIONS[command] ?? []).includes(name)) {
         const v = inline ?? args[++i];
         if (v === undefined) return { ok: false, error: `${name} needs a value` };
-        values.set(name, v);
+        // A repeated --host adds to the list (`--host a --host b` as `--host a,b`).
+        const before = values.get(name);
+        values.set(name, name === '--host' && before !== undefined ? `${before},${v}` : v);
       } else if ((FLAG_OPTIONS[command] ?? []).includes(name) && inline === undefined) flags.add(name);
       else return { ok: false, error: `unknown option ${a}` };
     } else positional.push(a);
@@ -355,6 +367,22 @@ export const runCli = async (argv: readonly string[], io: CliIo): Promise<number
       if (!r.ok) {
         io.err(`${file}: ${r.problems.length} problem${r.problems.length === 1 ? '' : 's'}`);
         for (const p of r.problems) io.err(`  ${p}`);
+        return 1;
+      }
+      for (const line of r.lines) io.out(line);
+      return 0;
+    }
+    case 'cert': {
+      const out = o.values.get('--out');
+      if (o.positional.length > 0) return usage(io, 'cert', `unexpected argument "${o.positional[0] ?? ''}"`);
+      if (out === undefined) return usage(io, 'cert', 'give the folder to write into: --out DIR');
+      const days = number(o, '--days', 365, n => Number.isInteger(n) && n >= 1 && n <= 3650);
+      if (typeof days === 'string') return usage(io, 'cert', days);
+      if (!io.cert) return missing(io, 'cert');
+      const hosts = (o.values.get('--host') ?? '').split(',').filter(h => h.trim() !== '');
+      const r = await io.cert({ outDir: out, hosts, days, force: o.flags.has('--force') });
+      if (!r.ok) {
+        for (const p of r.problems) io.err(`chessbridge cert: ${p}`);
         return 1;
       }
       for (const line of r.lines) io.out(line);

@@ -127,6 +127,23 @@ export const TlsSchema = Section('TLS towards an external broker (mqtts:// or ws
   }),
 });
 
+/** A TLS listener's certificate and key (the HTTP server, the embedded broker). */
+export const ServerTlsSchema = Entry(
+  'Serve over TLS with this certificate and key (PEM files; `chessbridge cert` makes a self-signed pair; docs/security.md)',
+  {
+    cert: Type.String({
+      minLength: 1,
+      description:
+        'File with the certificate (PEM), the chain after it if any; relative paths start at the working directory',
+    }),
+    key: Type.String({
+      minLength: 1,
+      description:
+        "File with the certificate's private key (PEM, unencrypted, readable by the daemon's user only)",
+    }),
+  },
+);
+
 export const BrokerSchema = Section('The embedded broker, used when mqtt.url is not set', {
   host: Type.String({
     minLength: 1,
@@ -153,6 +170,7 @@ export const BrokerSchema = Section('The embedded broker, used when mqtt.url is 
         "Web origins whose pages may connect over WebSocket, besides the pages of this daemon's own HTTP server",
     },
   ),
+  tls: Type.Optional(ServerTlsSchema),
   username: Type.Optional(
     Type.String({
       minLength: 1,
@@ -240,6 +258,7 @@ export const HttpSchema = Section('The HTTP server: live PGN, web display, healt
       "Language of the pages when the reader has not chosen one and the browser's languages have no catalog (docs/i18n.md)",
   }),
   arbiter: Type.Optional(ArbiterCredentialsSchema),
+  tls: Type.Optional(ServerTlsSchema),
 });
 
 export const UserSchema = Entry(

@@ -47,6 +47,7 @@ import { makeArbiterActions, makeRequestHandlers } from './requestHandlers.js';
 import { restoreGames, type RestoreSummary } from './restore.js';
 import type { LiveChessServer } from '../livechess/server.js';
 import { type LiveChessBoards, makeLiveChessApi } from './liveChessBoards.js';
+import { describeCertificate, readTlsPairs, type TlsPair } from '../security/tlsFiles.js';
 
 export interface DaemonContext {
   readonly config: Config;
@@ -136,6 +137,8 @@ export class Daemon {
   /** The venue's users and the daemon's own, once started. */
   private users: UserDirectory | undefined;
   private httpPortBound: number | undefined;
+  /** The HTTP server's certificate and key (http.tls), read at start. */
+  private httpTls: TlsPair | undefined;
 
   constructor(private readonly ctx: DaemonContext) {
     this.startedAt = Date.now();
@@ -240,6 +243,20 @@ export class Daemon {
       await journal.stop();
       throw users.error;
     }
+    // Certificates and keys are checked before anything listens: a bad file stops the start here.
+    const tlsPairs = await readTlsPairs(
+      {
+        http: { files: config.http.enabled ? config.http.tls : undefined, at: 'http.tls' },
+        broker: { files: external === undefined ? config.mqtt.broker.tls : undefined, at: 'mqtt.broker.tls' },
+      },
+      this.ctx.now(),
+    );
+    if (tlsPairs.isErr) {
+      await journal.stop();
+      throw tlsPairs.error;
+    }
+    const { http: httpTls, broker: brokerTls } = tlsPairs.value;
+    this.httpTls = httpTls;
     const daemonUser = makeDaemonUser();
     const directory = new UserDirectory([...users.value, daemonUser.entry]);
     this.users = directory;
@@ -249,6 +266,7 @@ export class Daemon {
             log: mqttLog,
             host: config.mqtt.broker.host,
             port: this.ctx.brokerPorts?.port ?? config.mqtt.broker.port,
+            ...(brokerTls === undefined ? {} : { tls: brokerTls }),
             wsPort:
               this.ctx.brokerPorts?.wsPort ??
               (config.mqtt.broker.wsPort === 0 ? null : config.mqtt.broker.wsPort),
@@ -299,6 +317,10 @@ export class Daemon {
       ...(external !== undefined && mqtt.username !== undefined ? { username: mqtt.username } : {}),
       ...(external !== undefined && mqtt.password !== undefined ? { password: mqtt.password } : {}),
       ...(broker === undefined ? {} : { username: daemonUser.name, password: daemonUser.secret }),
+      // Its own broker's certificate, whatever names it holds: the daemon trusts exactly that one.
+      ...(broker === undefined || brokerTls === undefined
+        ? {}
+        : { tls: { ca: brokerTls.cert, pinned: true } }),
       ...(external === undefined
         ? {}
         : await readTls(mqtt.tls).then(tls => (tls === undefined ? {} : { tls }))),
@@ -401,6 +423,7 @@ export class Daemon {
       metrics: this.metrics,
       host: config.http.host,
       port: this.ctx.httpPort ?? config.http.port,
+      ...(this.httpTls === undefined ? {} : { tls: this.httpTls }),
       feed: () => outputs.feed(),
       staticDir: WEB_DIR,
       routes: [
@@ -445,7 +468,7 @@ export class Daemon {
     const where = await http.start();
     this.httpPortBound = where.port;
     const host = where.address.includes(':') ? `[${where.address}]` : where.address;
-    const address = `http://${host}:${where.port}`;
+    const address = `${this.httpTls === undefined ? 'http' : 'https'}://${host}:${where.port}`;
     parts.addresses = { mqtt: parts.addresses?.mqtt ?? '', ws: parts.addresses?.ws, http: address };
     const { token, password } = secrets.value;
     const methods = [
@@ -455,7 +478,7 @@ export class Daemon {
     log.info(
       `HTTP on ${address} (pages under /ui/, live PGN, /healthz, /metrics); arbiter actions ${
         methods.length === 0 ? 'off (no http.arbiter credentials)' : `with a ${methods.join(' or a ')}`
-      }`,
+      }${this.httpTls === undefined ? '' : `; certificate ${describeCertificate(this.httpTls.leaf)}`}`,
     );
   }
 

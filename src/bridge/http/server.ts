@@ -9,9 +9,11 @@
  *   const { port } = await http.start();
  *   await http.stop();
  *
- * Time comes from `clock` (default Date.now) and is handed to the feed as `now`.
+ * Time comes from `clock` (default Date.now) and is handed to the feed as `now`. With `tls` (a
+ * certificate and key, read by security/tlsFiles.ts) it serves HTTPS only.
  */
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { FeedFiles } from '../feed/feedFiles.js';
 import type { FeedState } from '../feed/feedState.js';
@@ -59,6 +61,8 @@ export interface HttpServerOptions {
   readonly host?: string;
   /** Port (default 8080; 0 = any free port, as tests use). */
   readonly port?: number;
+  /** Serve HTTPS with this certificate (chain) and key, both PEM; absent = plain HTTP. */
+  readonly tls?: { readonly cert: Buffer; readonly key: Buffer };
   /** The feed as it is now. */
   readonly feed: () => FeedState;
   /** Milliseconds since the epoch (default Date.now). */
@@ -183,9 +187,14 @@ export class HttpServer {
 
   private async listen(): Promise<AddressInfo> {
     this.components(); // a bad route is a TypeError here, and start() rejects with it
-    const server = createServer((req, res) => {
+    const handler = (req: IncomingMessage, res: ServerResponse): void => {
       void this.handle(req, res);
-    });
+    };
+    const tls = this.opts.tls;
+    const server: Server =
+      tls === undefined
+        ? createServer(handler)
+        : createHttpsServer({ cert: tls.cert, key: tls.key }, handler);
     server.keepAliveTimeout = 5000;
     const port = this.opts.port ?? 8080;
     const host = this.opts.host ?? '127.0.0.1';
@@ -199,7 +208,9 @@ export class HttpServer {
               ? 'no permission (ports below 1024 need privileges); set http.port to 1024 or above'
               : error.message;
         reject(
-          new Error(`HTTP: cannot listen on ${host.includes(':') ? `[${host}]` : host}:${port}: ${why}`),
+          new Error(
+            `HTTP${tls === undefined ? '' : 'S'}: cannot listen on ${host.includes(':') ? `[${host}]` : host}:${port}: ${why}`,
+          ),
         );
       };
       server.once('error', refused);

@@ -22,6 +22,12 @@ export interface MqttTlsOptions {
   readonly rejectUnauthorized?: boolean;
   /** Server name for SNI and certificate checks, when it differs from the URL's host. */
   readonly servername?: string;
+  /**
+   * Trust exactly the certificates in `ca`, a leaf without its issuer included, and skip the host
+   * name check: the daemon's own connection to its embedded broker, which serves that very
+   * certificate (whatever names it holds, and whoever issued it).
+   */
+  readonly pinned?: boolean;
 }
 
 /** Everything the connection needs, in one object. */
@@ -142,6 +148,9 @@ export const makeClientOptions = (ctx: MqttConnectionContext): IClientOptions =>
     ...(ctx.tls?.key === undefined ? {} : { key: ctx.tls.key }),
     ...(ctx.tls?.rejectUnauthorized === undefined ? {} : { rejectUnauthorized: ctx.tls.rejectUnauthorized }),
     ...(ctx.tls?.servername === undefined ? {} : { servername: ctx.tls.servername }),
+    ...(ctx.tls?.pinned === true
+      ? { allowPartialTrustChain: true, checkServerIdentity: () => undefined }
+      : {}),
   };
 };
 

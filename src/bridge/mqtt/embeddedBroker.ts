@@ -8,12 +8,15 @@
  * is accepted only from the daemon's own pages or an allowed origin. With `anonymousRead` (a
  * single-machine demo), a client without credentials may connect as a reader. aedes speaks MQTT
  * 3.1.1 (no MQTT 5), its state lives in memory: a broker for one daemon and its displays (docs/mqtt.md).
+ * With `tls` (a certificate and key) both listeners speak TLS only: `mqtts://` and `wss://`.
  *
  *   const broker = new EmbeddedBroker({ log, port: 1883, wsPort: 9001, access: { users, base, daemon, … } });
  *   await broker.start();                 // mqtt://127.0.0.1:1883 and ws://127.0.0.1:9001/mqtt
  *   await broker.stop();
  */
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer as createHttpServer, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createTlsServer } from 'node:tls';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { Result } from '@badrap/result';
 import { Aedes, type AedesOptions, type AuthErrorCode, type AuthenticateError, type Client } from 'aedes';
@@ -55,6 +58,8 @@ export interface EmbeddedBrokerContext {
   readonly wsPath?: string;
   /** Who may connect; absent, the broker is open to anyone on loopback (unit tests only). */
   readonly access?: BrokerAccess;
+  /** Both listeners over TLS with this certificate (chain) and key, PEM; absent = plain. */
+  readonly tls?: { readonly cert: Buffer; readonly key: Buffer };
 }
 
 /** The checked options. */
@@ -72,10 +77,10 @@ export type BrokerConfigError = Error & {
 
 /** Where a started broker listens. */
 export interface BrokerAddresses {
-  /** `mqtt://host:port`. */
+  /** `mqtt://host:port` (`mqtts://` over TLS). */
   readonly url: string;
   readonly port: number;
-  /** `ws://host:port/mqtt`, when the WebSocket listener is enabled. */
+  /** `ws://host:port/mqtt` (`wss://` over TLS), when the WebSocket listener is enabled. */
   readonly wsUrl: string | undefined;
   readonly wsPort: number | undefined;
 }
@@ -240,17 +245,28 @@ export class EmbeddedBroker {
       }, every);
       this.reportTimer.unref();
     }
-    const tcp = createNetServer(socket => aedes.handle(socket));
+    const tls = this.ctx.tls;
+    const tcp: NetServer =
+      tls === undefined
+        ? createNetServer(socket => aedes.handle(socket))
+        : createTlsServer({ cert: tls.cert, key: tls.key }, socket => aedes.handle(socket));
+    // A client that fails the handshake (a plain client, one that does not trust the certificate).
+    tcp.on('tlsClientError', (error: Error) => this.log('debug', `TLS handshake: ${error.message}`));
     this.tcp = tcp;
-    const port = await listen(tcp, options.port, options.host, 'MQTT');
+    const port = await listen(tcp, options.port, options.host, tls === undefined ? 'MQTT' : 'MQTT over TLS');
     const host = hostForUrl(options.host);
     let wsPort: number | undefined;
     if (options.wsPort !== null) {
-      const http = createHttpServer((_req, res) => {
+      const upgradeOnly = (_req: unknown, res: ServerResponse): void => {
         res
           .writeHead(426, { 'content-type': 'text/plain' })
           .end(`MQTT over WebSocket at ${options.wsPath}\n`);
-      });
+      };
+      const http: HttpServer =
+        tls === undefined
+          ? createHttpServer(upgradeOnly)
+          : createHttpsServer({ cert: tls.cert, key: tls.key }, upgradeOnly);
+      http.on('tlsClientError', (error: Error) => this.log('debug', `TLS handshake: ${error.message}`));
       this.http = http;
       const wss = new WebSocketServer({
         server: http,
@@ -271,12 +287,20 @@ export class EmbeddedBroker {
         stream.on('error', error => this.log('debug', `websocket stream: ${error.message}`));
         aedes.handle(stream, request);
       });
-      wsPort = await listen(http, options.wsPort, options.host, 'MQTT over WebSocket');
+      wsPort = await listen(
+        http,
+        options.wsPort,
+        options.host,
+        tls === undefined ? 'MQTT over WebSocket' : 'MQTT over secure WebSocket',
+      );
     }
     const addresses: BrokerAddresses = {
-      url: `mqtt://${host}:${port}`,
+      url: `${tls === undefined ? 'mqtt' : 'mqtts'}://${host}:${port}`,
       port,
-      wsUrl: wsPort === undefined ? undefined : `ws://${host}:${wsPort}${options.wsPath}`,
+      wsUrl:
+        wsPort === undefined
+          ? undefined
+          : `${tls === undefined ? 'ws' : 'wss'}://${host}:${wsPort}${options.wsPath}`,
       wsPort,
     };
     this.addressInfo = addresses;
