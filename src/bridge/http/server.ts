@@ -75,6 +75,8 @@ export interface HttpServerOptions {
   readonly metrics?: BridgeMetrics;
   /** Health check for /healthz (default: always ok). */
   readonly health?: () => HealthReport;
+  /** What /api/broadcast answers: the broadcast delay, where public pages read, the push (absent: 404). */
+  readonly broadcast?: () => unknown;
   /** Access-Control-Allow-Origin of the public routes (default '*'). */
   readonly corsOrigin?: string;
   /** Failed arbiter logins allowed per address per minute (default 20). */
@@ -278,6 +280,13 @@ export class HttpServer {
       };
     }
     const ctx: RouteContext = { state: this.opts.feed(), now, files, headers: req.headers, cors };
+    if (path === '/api/broadcast' && this.opts.broadcast !== undefined)
+      return {
+        route: 'api',
+        reply: jsonReply(200, this.opts.broadcast(), {
+          'cache-control': 'no-cache',
+        }),
+      };
     if (path.startsWith('/api/'))
       return { route: 'api', reply: apiReply(path, new URLSearchParams(query), ctx) };
     if (pages?.handles(path)) return { route: 'static', reply: await pages.reply(path, req.headers) };
