@@ -16,6 +16,7 @@
  */
 import type { SchedulerLike } from 'rxjs';
 import type { FeedState } from '../feed/feedState.js';
+import { FeedFiles } from '../feed/feedFiles.js';
 import { pushBodies } from '../feed/pushBodies.js';
 import type { Logger } from '../logger.js';
 import { FeedFollower } from './feedFollower.js';
@@ -74,7 +75,7 @@ interface RoundState {
   status: {
     -readonly [K in keyof PushRoundStatus]: PushRoundStatus[K];
   };
-  /** The text of each body as last accepted. */
+  /** The key of each body as last accepted. */
   sent: string[];
   /** Per body: the games Lichess refused in its reply to it. */
   errors: PushGameError[][];
@@ -107,6 +108,8 @@ export const readPushReply = (text: string): PushGameError[] | undefined => {
 export class LichessPush {
   private readonly follower: FeedFollower;
   private readonly rounds: RoundState[];
+  /** Renders each game once per change of what it shows. */
+  private readonly files = new FeedFiles();
 
   constructor(private readonly opts: LichessPushOptions) {
     this.rounds = opts.rounds.map(r => ({
@@ -176,12 +179,12 @@ export class LichessPush {
 
   /** Pushes the bodies of one round that changed; returns when to try again after a failure. */
   private async pushRound(round: RoundState, state: FeedState, now: number): Promise<number | undefined> {
-    const bodies = pushBodies(state, round.status.round, now, this.opts.maxGames);
+    const bodies = pushBodies(this.files, state, round.status.round, now, this.opts.maxGames);
     round.sent.length = Math.min(round.sent.length, bodies.length);
     round.errors.length = Math.min(round.errors.length, bodies.length);
     for (const [i, body] of bodies.entries()) {
-      if (round.sent[i] === body) continue;
-      const outcome = await this.post(round.status.id, body);
+      if (round.sent[i] === body.key) continue;
+      const outcome = await this.post(round.status.id, body.text());
       const s = round.status;
       if (!outcome.ok) {
         s.failures += 1;
@@ -202,7 +205,7 @@ export class LichessPush {
       for (const e of outcome.gameErrors)
         if (!before.has(`${e.game} ${e.error}`))
           this.opts.log.warn(`push to Lichess round ${s.id}: game ${e.game} refused: ${e.error}`);
-      round.sent[i] = body;
+      round.sent[i] = body.key;
       round.errors[i] = outcome.gameErrors;
       s.gameErrors = round.errors.flat();
       s.failures = 0;
