@@ -29,8 +29,8 @@ export interface PublicGamesOptions {
 
 export class PublicGames {
   private readonly follower: FeedFollower;
-  /** Per game: the feed view key and the live snapshot of what was published last. */
-  private readonly published = new Map<string, { key: string; live: WebGameSnapshot }>();
+  /** Per game: the feed view key, the live snapshot and the content (without seq and at) published last. */
+  private readonly published = new Map<string, { key: string; live: WebGameSnapshot; content: string }>();
 
   constructor(private readonly opts: PublicGamesOptions) {
     this.follower = new FeedFollower({
@@ -53,8 +53,11 @@ export class PublicGames {
         const view = viewGame(state, entry, now);
         const last = this.published.get(live.game);
         if (last !== undefined && last.key === view.key && sameHeaders(last.live, live)) continue;
-        this.published.set(live.game, { key: view.key, live });
-        this.opts.publish(publicSnapshot(live, view, delayMs, now));
+        // A new move still withheld changes the view's key but nothing the public sees.
+        const snapshot = publicSnapshot(live, view, delayMs, now);
+        const content = JSON.stringify({ ...snapshot, seq: 0, at: 0 });
+        this.published.set(live.game, { key: view.key, live, content });
+        if (last?.content !== content) this.opts.publish(snapshot);
       }
     }
   }
