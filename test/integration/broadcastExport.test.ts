@@ -1,19 +1,24 @@
 /**
- * The folder export and the broadcast delay, through the config: `chessbridge run` (a child
- * process) with `broadcast.folder` and `broadcast.delayMinutes` (scaled down to 6 s), two emulated
- * DGT boards on PTYs and a real mosquitto. Every move reaches MQTT (what the arbiter console
- * reads) at once; the folder export and the live PGN over HTTP show each move no earlier than the
- * delay after MQTT had it; in the end every game is in the folder in the LiveChess layout, and
- * pgn-extract reads every exported PGN file without a warning.
+ * The broadcast delay on every public output, through the config: `chessbridge run` (a child
+ * process) with `broadcast.folder`, `broadcast.delayMinutes` (scaled down to 6 s) and
+ * `broadcast.lichess` pushing to a local server that enforces the push contract, two emulated
+ * DGT boards on PTYs and a real mosquitto. Every move reaches the live MQTT topics (what the
+ * arbiter console reads) at once; the folder export, the live PGN over HTTP, the public topics,
+ * the public pages' event stream (`/events/public`) and the push show each move no earlier than
+ * the delay after the live topics had it. In the end every game is in the folder in the LiveChess
+ * layout, pgn-extract reads every exported PGN file without a warning, and every push body
+ * replays with chessops.
  */
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPgn } from '../../src/engine/pgnRead.js';
 import { extractGames } from '../support/pgnExtract.js';
 import { freePort, startMosquitto, type Mosquitto } from '../support/mosquitto.js';
 import { closeAllPtyPairs } from '../support/pty.js';
+import { type LichessServer, startLichessServer } from '../support/lichessServer.js';
 import {
   killAllDaemons,
   movesFromEvents,
@@ -31,14 +36,43 @@ import {
 const SPEED = 8;
 const BASE = 'bexport';
 const DELAY_MS = 6_000;
-/** MQTT delivery and the sampling period can make a move look this much older than it is. */
-const SLACK_MS = 400;
+/** Clock reading granularity between the daemon and the test (same machine). */
+const SLACK_MS = 50;
 
 /** Plies of the first game of a PGN text ('' or unreadable: 0). */
 const pliesIn = (text: string | undefined): number => {
   if (text === undefined || text === '') return 0;
   const first = readPgn(text)[0];
   return first?.isOk === true ? first.value.game.moves.length : 0;
+};
+
+const PUSH_TOKEN = 'lip_integrationpushtoken';
+const PUSH_ROUND = 'Rnd1abcd';
+
+/** Reads a server-sent event stream; calls `onData` with each event's data and its arrival time. */
+const readSse = (url: string, onData: (data: string, at: number) => void): AbortController => {
+  const abort = new AbortController();
+  void (async () => {
+    const res = await fetch(url, { signal: abort.signal });
+    const decoder = new TextDecoder();
+    let text = '';
+    for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+      const at = Date.now();
+      text += decoder.decode(chunk, { stream: true });
+      let end: number;
+      while ((end = text.indexOf('\n\n')) >= 0) {
+        const data = text
+          .slice(0, end)
+          .split('\n')
+          .filter(l => l.startsWith('data: '))
+          .map(l => l.slice(6))
+          .join('\n');
+        text = text.slice(end + 2);
+        if (data !== '') onData(data, at);
+      }
+    }
+  })().catch(() => undefined);
+  return abort;
 };
 
 const readOrUndefined = (path: string): Promise<string | undefined> =>
@@ -52,13 +86,21 @@ describe('folder export with a broadcast delay', () => {
   let dir: string;
   let folder: string;
   let http: string;
+  let lichess: LichessServer;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'chessbridge-bexport-'));
     folder = join(dir, 'live');
     broker = await startMosquitto({ persistence: false });
+    lichess = await startLichessServer({ token: PUSH_TOKEN, rounds: [PUSH_ROUND] });
+    const tokenFile = join(dir, 'lichess-token');
+    await writeFile(tokenFile, `${PUSH_TOKEN}\n`);
     venue = await startVenue({ count: 2, firstBoard: 1, serialBase: 52000, speed: SPEED, maxPlies: 12 });
-    sub = await subscribe(broker.url, [`${BASE}/games/+/events`, `${BASE}/games/+`], 'bexport-sub');
+    sub = await subscribe(
+      broker.url,
+      [`${BASE}/games/+/events`, `${BASE}/games/+`, `${BASE}/public/games/+`],
+      'bexport-sub',
+    );
     const httpPort = await freePort();
     http = `http://127.0.0.1:${httpPort}`;
     daemon = startDaemon(
@@ -69,7 +111,11 @@ describe('folder export with a broadcast delay', () => {
         base: BASE,
         clientId: 'bexport',
         httpPort,
-        broadcast: { folder, delayMinutes: DELAY_MS / 60_000 },
+        broadcast: {
+          folder,
+          delayMinutes: DELAY_MS / 60_000,
+          lichess: { url: lichess.url, rounds: [{ round: 1, id: PUSH_ROUND }], tokenFile },
+        },
       }),
     );
   });
@@ -80,6 +126,7 @@ describe('folder export with a broadcast delay', () => {
     await venue.stop();
     await closeAllPtyPairs();
     await broker.stop();
+    await lichess.stop();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -95,9 +142,19 @@ describe('folder export with a broadcast delay', () => {
     const live = new Map<string, Seen>(games.map(g => [g, new Map()]));
     const exported = new Map<string, Seen>(games.map(g => [g, new Map()]));
     const served = new Map<string, Seen>(games.map(g => [g, new Map()]));
+    const topic = new Map<string, Seen>(games.map(g => [g, new Map()]));
+    const stream = new Map<string, Seen>(games.map(g => [g, new Map()]));
+    const pushed = new Map<string, Seen>(games.map(g => [g, new Map()]));
     const mark = (seen: Seen, plies: number, at: number): void => {
       for (let p = 1; p <= plies; p++) if (!seen.has(p)) seen.set(p, at);
     };
+    // The public pages' stream: retained public snapshots first, then each new one.
+    const sse = readSse(`${http}/events/public`, (data, at) => {
+      const { topic: name, payload } = JSON.parse(data) as { topic: string; payload: string };
+      const game = name.split('/').at(-1)!;
+      const snapshot = JSON.parse(payload) as { moves: string[] };
+      if (stream.has(game)) mark(stream.get(game)!, snapshot.moves.length, at);
+    });
     const sampling = { on: true };
     const sampler = (async () => {
       while (sampling.on) {
@@ -109,7 +166,18 @@ describe('folder export with a broadcast delay', () => {
           mark(exported.get(game)!, pliesIn(file), at);
           const reply = await fetch(`${http}/round-1/game-${b.number}.pgn`).catch(() => undefined);
           mark(served.get(game)!, pliesIn(reply?.ok === true ? await reply.text() : undefined), at);
+          const shown = sub.latest(`${BASE}/public/games/${game}`);
+          mark(
+            topic.get(game)!,
+            shown === undefined ? 0 : (JSON.parse(shown) as { moves: string[] }).moves.length,
+            at,
+          );
         }
+        for (const push of lichess.pushes)
+          for (const g of push.games) {
+            const game = `r1-b${g.round?.split('.')[1] ?? ''}`;
+            if (pushed.has(game)) mark(pushed.get(game)!, g.plies, push.at);
+          }
         await new Promise(r => setTimeout(r, 50));
       }
     })();
@@ -125,28 +193,38 @@ describe('folder export with a broadcast delay', () => {
         const game = `r1-b${b.number}`;
         expect(exported.get(game)!.has(b.plies.length), `${game} exported at once`).toBe(false);
         expect(served.get(game)!.has(b.plies.length), `${game} served at once`).toBe(false);
+        expect(topic.get(game)!.has(b.plies.length), `${game} on the public topic at once`).toBe(false);
+        expect(stream.get(game)!.has(b.plies.length), `${game} on /events/public at once`).toBe(false);
+        expect(pushed.get(game)!.has(b.plies.length), `${game} pushed at once`).toBe(false);
       }
       await waitFor(
         () =>
-          venue.boards.every(
-            b =>
-              exported.get(`r1-b${b.number}`)!.has(b.plies.length) &&
-              served.get(`r1-b${b.number}`)!.has(b.plies.length),
+          venue.boards.every(b =>
+            [exported, served, topic, stream, pushed].every(seen =>
+              seen.get(`r1-b${b.number}`)!.has(b.plies.length),
+            ),
           ),
         DELAY_MS + 30_000,
-        'every move in the folder and over HTTP after the delay',
+        'every move in the folder, over HTTP, on the public topics and stream, and pushed after the delay',
       );
     } finally {
       sampling.on = false;
+      sse.abort();
       await sampler;
     }
+    // When each move was made: the daemon's time on its live move event (the same machine's clock).
+    const madeAtOf = (game: string, ply: number): number =>
+      (sub.firstArrivals().get(game) ?? []).find(e => e.type === 'move' && e.ply === ply)!.at!;
     for (const b of venue.boards) {
       const game = `r1-b${b.number}`;
       for (let p = 1; p <= b.plies.length; p++) {
-        const madeAt = live.get(game)!.get(p)!;
+        const madeAt = madeAtOf(game, p);
         for (const [name, seen] of [
           ['folder', exported],
           ['http', served],
+          ['public topic', topic],
+          ['public stream', stream],
+          ['push', pushed],
         ] as const) {
           const shownAt = seen.get(game)!.get(p)!;
           expect(shownAt - madeAt, `${game} ply ${p} in ${name}`).toBeGreaterThanOrEqual(DELAY_MS - SLACK_MS);
@@ -178,6 +256,28 @@ describe('folder export with a broadcast delay', () => {
         `game-${b.number}.pgn`,
       ).toEqual([b.plies.length]);
     }
+    // Every push body replayed with chessops at the server, within Lichess's limits, with the token;
+    // the operator sees the push's state on /api/broadcast.
+    expect(lichess.pushes.length).toBeGreaterThan(0);
+    for (const push of lichess.pushes) {
+      expect(push.status, push.body).toBe(200);
+      expect(push.games.map(g => g.error).filter(e => e !== undefined)).toEqual([]);
+    }
+    const info = (await (await fetch(`${http}/api/broadcast`)).json()) as {
+      delay_ms: number;
+      public_base: string;
+      push: { id: string; error: string | null; gameErrors: unknown[]; pushes: number }[];
+    };
+    expect(info).toMatchObject({ delay_ms: DELAY_MS, public_base: `${BASE}/public` });
+    expect(info.push[0]).toMatchObject({ id: PUSH_ROUND, error: null, gameErrors: [] });
+    expect(daemon.output()).not.toContain(PUSH_TOKEN);
+    // What Lichess pulls: UTF-8 said in the header, an ETag answered 304.
+    const pgn = await fetch(`${http}/round-1/games.pgn`);
+    expect(pgn.headers.get('content-type')).toBe('application/x-chess-pgn; charset=utf-8');
+    const etag = pgn.headers.get('etag')!;
+    expect((await fetch(`${http}/round-1/games.pgn`, { headers: { 'if-none-match': etag } })).status).toBe(
+      304,
+    );
     const all = extractGames(join(folder, 'round-1', 'games.pgn'));
     expect(all.errors).toEqual([]);
     expect(all.games.map(g => g.plies)).toEqual(venue.boards.map(b => b.plies.length));

@@ -103,7 +103,11 @@ export interface ConfigSpec {
   readonly clientId: string;
   readonly httpPort?: number;
   /** The `broadcast` section (folder export, delay); absent = none. */
-  readonly broadcast?: { readonly folder?: string; readonly delayMinutes?: number };
+  readonly broadcast?: {
+    readonly folder?: string;
+    readonly delayMinutes?: number;
+    readonly [k: string]: unknown;
+  };
 }
 
 /** Writes the daemon's configuration for a venue; returns its path. */
@@ -343,6 +347,8 @@ export const wireNameOf = (topic: string): WireName | undefined => {
 export interface WireEvent {
   readonly game: string;
   readonly seq: number;
+  /** When the daemon made the event (ms since the epoch). */
+  readonly at?: number;
   readonly type: string;
   readonly ply?: number;
   readonly san?: string;

@@ -45,6 +45,8 @@ export interface WebStackOptions {
   readonly sse?: boolean;
   /** Serve /api/arbiter/<action> with these credentials and handlers. */
   readonly arbiter?: { readonly token: string; readonly actions: Readonly<Record<string, ArbiterAction>> };
+  /** A broadcast delay: /api/broadcast names `<base>/public`, and /events/public serves it. */
+  readonly delayMs?: number;
 }
 
 export interface WebStack {
@@ -112,6 +114,15 @@ export const startWebStack = async (options: WebStackOptions = {}): Promise<WebS
       })
     : undefined;
   hub?.start();
+  const publicBase = `${BASE}/public`;
+  const publicHub =
+    options.delayMs === undefined
+      ? undefined
+      : new SseHub({
+          messages$: connection.messages$(`${publicBase}/games/+`, 1),
+          retainedFilters: [`${publicBase}/games/+`],
+        });
+  publicHub?.start();
   const mqttJs = makeFileReplier(MQTT_BROWSER_BUNDLE);
   const server = new HttpServer({
     port: 0,
@@ -119,9 +130,23 @@ export const startWebStack = async (options: WebStackOptions = {}): Promise<WebS
     staticDir: WEB_DIR,
     routes: [
       ...(hub ? [{ path: '/events', name: 'events', stream: hub.handle.bind(hub) }] : []),
+      ...(publicHub
+        ? [{ path: '/events/public', name: 'events', stream: publicHub.handle.bind(publicHub) }]
+        : []),
       { path: '/ui/vendor/mqtt.esm.js', name: 'vendor', reply: req => mqttJs(req.headers) },
     ],
     maxAuthFailures: 50,
+    ...(options.delayMs === undefined
+      ? {}
+      : {
+          broadcast: () => ({
+            delay_ms: options.delayMs,
+            delay_results: true,
+            public_base: publicBase,
+            public_events: '/events/public',
+            push: null,
+          }),
+        }),
     ...(options.arbiter
       ? { arbiter: { token: options.arbiter.token, actions: options.arbiter.actions } }
       : {}),
@@ -146,6 +171,7 @@ export const startWebStack = async (options: WebStackOptions = {}): Promise<WebS
     },
     async close() {
       hub?.stop();
+      publicHub?.stop();
       await server.stop();
       await publisher.stop();
       await connection.stop();

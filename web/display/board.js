@@ -6,7 +6,7 @@ import { compareGames } from '../shared/store.js';
 import { setMoveNotation, setTranslator } from '../shared/format.js';
 import { loadI18n } from '../shared/i18n.js';
 import { connectionText, linkWithSettings, playerName } from '../shared/format.js';
-import { LiveConnection, readSettings } from '../shared/live.js';
+import { LiveConnection, publicSettings, readSettings } from '../shared/live.js';
 import { createGameView } from './gameView.js';
 
 // The reader's language and how moves are written (docs/i18n.md): figurines unless ?notation=letters.
@@ -18,7 +18,8 @@ i18n.mountSwitch(document.querySelector('.page-header') ?? document.body);
 
 const params = new URL(window.location.href).searchParams;
 const gameId = params.get('game');
-const live = new LiveConnection(readSettings());
+// With a broadcast delay the page reads the delayed public snapshots, never the live topics.
+const live = new LiveConnection(await publicSettings(readSettings()));
 const main = document.getElementById('main');
 const empty = document.getElementById('empty');
 const connection = document.getElementById('connection');

@@ -9,7 +9,7 @@ import { compareGames } from '../shared/store.js';
 import { setMoveNotation, setTranslator } from '../shared/format.js';
 import { loadI18n } from '../shared/i18n.js';
 import { connectionText, linkWithSettings } from '../shared/format.js';
-import { LiveConnection, readSettings } from '../shared/live.js';
+import { LiveConnection, publicSettings, readSettings } from '../shared/live.js';
 import { createGameView } from './gameView.js';
 
 // The reader's language and how moves are written (docs/i18n.md): figurines unless ?notation=letters.
@@ -33,7 +33,8 @@ const boards = (() => {
 const inRange = state =>
   boards === null ||
   (state.board_number !== null && state.board_number >= boards.from && state.board_number <= boards.to);
-const live = new LiveConnection(readSettings());
+// With a broadcast delay the page reads the delayed public snapshots, never the live topics.
+const live = new LiveConnection(await publicSettings(readSettings()));
 const grid = document.getElementById('games');
 const empty = document.getElementById('empty');
 const connection = document.getElementById('connection');

@@ -40,6 +40,41 @@ export const readSettings = (href = window.location.href) => {
   return { transport: 'mqtt', url: q.get('mqtt') || `${scheme}://${host}:9001/mqtt`, base };
 };
 
+/** What the daemon says about the broadcast delay (docs/broadcast.md), beside the pages. */
+const BROADCAST_INFO = new URL('../../api/broadcast', import.meta.url).href;
+const SITE_ROOT = new URL('../../', import.meta.url).href;
+
+/**
+ * The settings of a public page (the display, not the console): while a broadcast delay is set,
+ * the delayed snapshots under `<base>/public` (over MQTT, or the delayed event stream) instead of
+ * the live topics, and `delayMs`. A page served without the daemon's API keeps its settings.
+ * @param {ReturnType<typeof readSettings>} settings
+ * @param {() => Promise<Response>} [fetchInfo]
+ */
+export const publicSettings = async (
+  settings,
+  fetchInfo = () => fetch(BROADCAST_INFO, { cache: 'no-store' }),
+) => {
+  let info;
+  try {
+    const res = await fetchInfo();
+    if (!res.ok) return settings;
+    info = await res.json();
+  } catch {
+    return settings;
+  }
+  if (typeof info?.public_base !== 'string' || typeof info.public_events !== 'string')
+    return { ...settings, delayMs: 0 };
+  return {
+    ...settings,
+    base: info.public_base,
+    delayMs: Number(info.delay_ms) || 0,
+    ...(settings.transport === 'sse'
+      ? { url: new URL(info.public_events.replace(/^\/+/, ''), SITE_ROOT).href }
+      : {}),
+  };
+};
+
 const randomId = () =>
   Array.from(crypto.getRandomValues(new Uint8Array(6)), b => b.toString(16).padStart(2, '0')).join('');
 

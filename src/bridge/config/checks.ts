@@ -317,6 +317,29 @@ const brokerProblems = (broker: BrokerConfig, http: HttpConfig | undefined): Sch
 };
 
 /** Every cross-field problem of a config whose defaults are filled in (it may still be invalid). */
+/** The push to Lichess: one token source, each round pushed to one Lichess round. */
+const pushProblems = (lichess: unknown): SchemaProblem[] => {
+  if (typeof lichess !== 'object' || lichess === null || Array.isArray(lichess)) return [];
+  const at = ['broadcast', 'lichess'];
+  const out: SchemaProblem[] = [];
+  const token = field(lichess, 'token');
+  const tokenFile = field(lichess, 'tokenFile');
+  if (token !== undefined && tokenFile !== undefined)
+    out.push(problem([...at, 'tokenFile'], 'give token or tokenFile, not both'));
+  if (token === undefined && tokenFile === undefined)
+    out.push(problem(at, 'give tokenFile, token, or CHESSBRIDGE_BROADCAST_LICHESS_TOKEN in the environment'));
+  const rounds = field(lichess, 'rounds');
+  const seen = new Set<unknown>();
+  if (Array.isArray(rounds))
+    rounds.forEach((r: unknown, i) => {
+      const round = field(r, 'round');
+      if (round !== undefined && seen.has(round))
+        out.push(problem([...at, 'rounds', i, 'round'], `round ${JSON.stringify(round)} is pushed twice`));
+      seen.add(round);
+    });
+  return out;
+};
+
 export const crossFieldProblems = (value: unknown): SchemaProblem[] => {
   const boards = validEntries(field(value, 'boards'), isBoard);
   const allBoards = field(value, 'boards');
@@ -336,6 +359,7 @@ export const crossFieldProblems = (value: unknown): SchemaProblem[] => {
   }
   out.push(...credentialProblems(['mqtt'], mqtt));
   out.push(...arbiterProblems(field(field(value, 'http'), 'arbiter')));
+  out.push(...pushProblems(field(field(value, 'broadcast'), 'lichess')));
   const language = str(field(field(value, 'http'), 'language'));
   if (language !== undefined && languageOf(language) !== language)
     out.push(

@@ -374,8 +374,43 @@ export const PairingSchema = Entry('One game of a round', {
   ),
 });
 
+export const PushRoundSchema = Entry('One round pushed to a Lichess broadcast round', {
+  round: Type.Integer({ minimum: 1, maximum: 9999, description: 'Round of the tournament' }),
+  id: Type.String({
+    pattern: '^[A-Za-z0-9]{8}$',
+    expects: 'the 8-letter id of a Lichess broadcast round (the last part of its address)',
+    description: 'Lichess broadcast round id it is pushed to',
+  }),
+});
+
+export const LichessPushSchema = Entry(
+  'Direct push to Lichess broadcast rounds (docs/broadcast.md); absent = no push',
+  {
+    url: Type.String({
+      pattern: '^https?://[^\\s/]+',
+      expects: 'an http:// or https:// address',
+      default: 'https://lichess.org',
+      description: 'The Lichess server',
+    }),
+    rounds: Type.Array(PushRoundSchema, {
+      minItems: 1,
+      description: 'Which round goes to which Lichess broadcast round',
+    }),
+    token: Type.Optional(
+      Type.String({
+        minLength: 8,
+        description:
+          'API token with the broadcast scope; better from a file or the environment (CHESSBRIDGE_BROADCAST_LICHESS_TOKEN) than in the config',
+      }),
+    ),
+    tokenFile: Type.Optional(
+      Type.String({ minLength: 1, description: 'File holding the token (read at start, one line)' }),
+    ),
+  },
+);
+
 export const BroadcastSchema = Section(
-  'Public outputs: the folder export and the broadcast delay (docs/operations.md)',
+  'Public outputs: the folder export, the push to Lichess and the broadcast delay (docs/broadcast.md)',
   {
     folder: Type.String({
       default: '',
@@ -387,8 +422,14 @@ export const BroadcastSchema = Section(
       maximum: 1440,
       default: 0,
       description:
-        'Broadcast delay: the live PGN over HTTP and the folder export show a move (and the result) only this many minutes after it was made; MQTT, the arbiter console and the journal stay live. 0 = none',
+        'Broadcast delay: the public outputs (live PGN and API over HTTP, the folder export, the push to Lichess, the public display pages and the `public/games/<game>` topics) show a move only this many minutes after it was made; the live MQTT topics, the arbiter console and the journal stay live. 0 = none',
     }),
+    delayResults: Type.Boolean({
+      default: true,
+      description:
+        'With a delay: a result waits for the delay and for every move before it (true), or is shown as soon as the arbiter has it (false)',
+    }),
+    lichess: Type.Optional(LichessPushSchema),
   },
 );
 

@@ -42,7 +42,7 @@ import type { SupervisorPort } from '../game/engine.js';
 import { type PairingsWatch, watchPairingsFile } from './pairingsWatch.js';
 import { GameRegistry } from './games.js';
 import { DaemonOutputs } from './outputs.js';
-import { BroadcastExport } from './broadcastExport.js';
+import { PUBLIC_EVENTS_PATH, PublicOutputs, readPushToken } from './publicOutputs.js';
 import { makeArbiterActions, makeRequestHandlers } from './requestHandlers.js';
 import { restoreGames, type RestoreSummary } from './restore.js';
 import type { LiveChessServer } from '../livechess/server.js';
@@ -95,9 +95,12 @@ interface Parts {
   readonly boards: BoardRegistry;
   readonly games: GameRegistry;
   readonly outputs: DaemonOutputs;
-  readonly exporter: BroadcastExport | undefined;
+  /** The outputs behind the broadcast delay: folder export, public topics, push to Lichess. */
+  readonly broadcast: PublicOutputs;
   pairingsWatch: PairingsWatch | undefined;
   hub: SseHub | undefined;
+  /** The delayed event stream of the public pages (with a broadcast delay). */
+  publicHub: SseHub | undefined;
   http: HttpServer | undefined;
   livechess: LiveChessServer | undefined;
   liveChessBoards: LiveChessBoards | undefined;
@@ -340,7 +343,10 @@ export class Daemon {
       ledger,
       onAcked: ms => this.metrics.observePublishLatency(ms / 1000),
     });
-    let exporter: BroadcastExport | undefined;
+    const pushToken = await readPushToken(config.broadcast.lichess);
+    if (pushToken.isErr) throw pushToken.error;
+    // The public outputs follow the feed; they are made right after the outputs they read.
+    const follow: { outputs?: PublicOutputs } = {};
     const outputs = new DaemonOutputs({
       publisher,
       topics: connection.topics,
@@ -356,25 +362,23 @@ export class Daemon {
       startedAt: this.startedAt,
       leds: this.leds,
       metrics: this.metrics,
-      onFeedChange: () => exporter?.changed(),
+      onFeedChange: () => follow.outputs?.changed(),
       onBoardChange: (board, view) => {
         if (view !== undefined) partial.liveChessBoards?.viewed(view);
         partial.livechess?.notify(board);
       },
     });
-    if (config.broadcast.folder !== '') {
-      exporter = new BroadcastExport({
-        dir: config.broadcast.folder,
-        feed: () => outputs.feed(),
-        scheduler: this.ctx.scheduler,
-        now: () => this.ctx.scheduler.now(),
-        log: this.log('bridge:export'),
-      });
-      log.info(
-        `export folder ${config.broadcast.folder}, broadcast delay ${config.broadcast.delayMinutes} min`,
-      );
-    }
-    Object.assign(partial, { connection, requestConnection, publisher, outputs, exporter });
+    const broadcast = new PublicOutputs({
+      config,
+      outputs,
+      publishPublic: snapshot => publisher.retain(connection.topics.publicGame(snapshot.game), snapshot),
+      token: pushToken.value,
+      scheduler: this.ctx.scheduler,
+      now: () => this.ctx.scheduler.now(),
+      log: suffix => this.log(suffix),
+    });
+    follow.outputs = broadcast;
+    Object.assign(partial, { connection, requestConnection, publisher, outputs, broadcast });
     await connection.start();
     this.checkNotStopped();
     await requestConnection.start();
@@ -418,6 +422,18 @@ export class Daemon {
     });
     hub.start();
     parts.hub = hub;
+    // With a broadcast delay the public pages read the delayed snapshots only (docs/broadcast.md).
+    const broadcast = parts.broadcast;
+    const publicBase = broadcast?.info().public_base ?? null;
+    const publicHub =
+      publicBase === null
+        ? undefined
+        : new SseHub({
+            messages$: connection.messages$(`${publicBase}/games/+`, 1),
+            retainedFilters: [`${publicBase}/games/+`],
+          });
+    publicHub?.start();
+    parts.publicHub = publicHub;
     const mqttJs = makeFileReplier(MQTT_BROWSER_BUNDLE);
     const http = new HttpServer({
       metrics: this.metrics,
@@ -429,6 +445,9 @@ export class Daemon {
       routes: [
         // The pages' event stream (docs/web.md) and the MQTT.js bundle they import.
         { path: '/events', name: 'events', stream: (req, res) => hub.handle(req, res) },
+        ...(publicHub === undefined
+          ? []
+          : [{ path: PUBLIC_EVENTS_PATH, name: 'events', stream: publicHub.handle.bind(publicHub) }]),
         { path: '/ui/vendor/mqtt.esm.js', name: 'vendor', reply: req => mqttJs(req.headers) },
         // The catalogs' list with the venue's default language (http.language).
         {
@@ -453,6 +472,8 @@ export class Daemon {
           log: this.log('bridge:requests'),
         }),
       },
+      // The delay and where the public pages read from; the push's state (docs/broadcast.md).
+      ...(broadcast === undefined ? {} : { broadcast: () => broadcast.info() }),
       health: () => ({
         ok: connection.isConnected,
         mqtt: connection.isConnected,
@@ -461,7 +482,7 @@ export class Daemon {
           boards: parts.boards,
           publisher: parts.publisher,
           journalProblem: this.journalProblem,
-        }),
+        }).concat(broadcast?.problems() ?? []),
       }),
     });
     parts.http = http;
@@ -604,8 +625,9 @@ export class Daemon {
     parts.games.closeAll();
     parts.hub?.stop(); // ends the event streams, so the server need not wait for them
     await parts.livechess?.stop();
+    parts.publicHub?.stop();
     await parts.http?.stop();
-    await parts.exporter?.stop();
+    await parts.broadcast?.stop();
     await parts.publisher?.stop();
     await parts.ledger?.stop();
     await parts.journal.stop();

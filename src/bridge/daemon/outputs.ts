@@ -80,6 +80,8 @@ export const withRestorePly = (alert: WebAlert): WebAlert =>
 
 export class DaemonOutputs {
   private feedState: FeedState | undefined;
+  /** The latest live snapshot of each game in the feed, by `round.board`. */
+  private readonly liveSnapshots = new Map<string, WebGameSnapshot>();
 
   constructor(private readonly ctx: DaemonOutputsContext) {}
 
@@ -118,18 +120,27 @@ export class DaemonOutputs {
     };
   }
 
+  /** The latest live snapshot of the game on board `board` of round `round` (the public snapshots start from it). */
+  liveSnapshot(round: number, board: number): WebGameSnapshot | undefined {
+    return this.liveSnapshots.get(`${round}.${board}`);
+  }
+
   /** A game as it now stands: retained snapshot and PGN, and the feed. */
   view(view: GameView): void {
     const { topics, publisher } = this.ctx;
-    publisher.retain(topics.game(view.info.game), makeSnapshot(view));
+    const snapshot = makeSnapshot(view);
+    publisher.retain(topics.game(view.info.game), snapshot);
     publisher.retain(topics.gamePgn(view.info.game), makeGamePgn(view));
     if (view.info.board !== undefined) this.ctx.onBoardChange?.(view.info.board, view);
     const live = liveGameOf(view);
     if (live === undefined) return;
+    this.liveSnapshots.set(`${live.round}.${live.board}`, snapshot);
     const now = this.ctx.now();
-    // The broadcast delay holds the public feed back; MQTT (above) and the console stay live.
-    const delayMs = this.ctx.config.broadcast.delayMinutes * 60_000;
-    const feed = delayMs > 0 ? setRound(this.feed(), live.round, { delayMs }, now) : this.feed();
+    // The broadcast delay holds the public outputs back; the live topics (above) and the console stay live.
+    const { delayMinutes, delayResults } = this.ctx.config.broadcast;
+    const delayMs = delayMinutes * 60_000;
+    const feed =
+      delayMs > 0 ? setRound(this.feed(), live.round, { delayMs, delayResults }, now) : this.feed();
     // The serial the board reports (index.json names it, for tools that map boards to games).
     const board = view.info.board === undefined ? undefined : this.ctx.boards.get(view.info.board);
     const serial = board?.status.serial ?? board?.config.serial;

@@ -63,6 +63,8 @@ export const makeFeedPath = (p: FeedPath): string => {
   }
 };
 
+const hasGames = (state: FeedState, round: number): boolean => (state.rounds.get(round)?.games.size ?? 0) > 0;
+
 interface CacheEntry {
   readonly key: string | undefined;
   readonly file: FeedFile;
@@ -117,7 +119,8 @@ export class FeedFiles {
         return { file: this.whole(state, p, now), until: nextReleaseAt(state, now) };
       case 'roundIndex':
       case 'roundPgn':
-        return state.rounds.has(p.round)
+        // A round without games has no games.pgn: an empty PGN fails a broadcast site's whole fetch.
+        return state.rounds.has(p.round) && (p.kind === 'roundIndex' || hasGames(state, p.round))
           ? { file: this.round(state, p, now), until: roundReleaseAt(state, p.round, now) }
           : { file: undefined, until: undefined };
       case 'gamePgn': {
@@ -134,7 +137,7 @@ export class FeedFiles {
     const out = [this.whole(state, { kind: 'tournament' }, now)];
     for (const round of state.rounds.keys()) {
       out.push(this.round(state, { kind: 'roundIndex', round }, now));
-      out.push(this.round(state, { kind: 'roundPgn', round }, now));
+      if (hasGames(state, round)) out.push(this.round(state, { kind: 'roundPgn', round }, now));
       for (const entry of roundGames(state, round)) out.push(this.game(state, entry, now));
     }
     return out;

@@ -120,7 +120,13 @@ export const setRound = (
   const delay = settings.delayMs ?? 0;
   if (!Number.isFinite(delay) || delay < 0) throw new TypeError(`delayMs must be >= 0, got ${delay}`);
   const prev = state.rounds.get(round);
-  if (prev && prev.settings.date === settings.date && (prev.settings.delayMs ?? 0) === delay) return state;
+  if (
+    prev &&
+    prev.settings.date === settings.date &&
+    (prev.settings.delayMs ?? 0) === delay &&
+    (prev.settings.delayResults ?? true) === (settings.delayResults ?? true)
+  )
+    return state;
   const base = prev ?? emptyRound(now);
   return withRound(state, round, {
     ...base,

@@ -36,6 +36,11 @@ export interface RoundSettings {
   readonly date?: string;
   /** Broadcast delay in ms: moves (and the result) younger than this are withheld. 0 = none. */
   readonly delayMs?: number;
+  /**
+   * Whether a result waits for the delay too (default true). False: a result is shown as soon as
+   * it is known, even while the last moves are still withheld.
+   */
+  readonly delayResults?: boolean;
 }
 
 /** A game as the daemon hands it to the feed (keyed by round and board). */

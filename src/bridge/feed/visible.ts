@@ -33,6 +33,10 @@ export interface GameView {
 
 export const delayOf = (round: RoundEntry | undefined): number => round?.settings.delayMs ?? 0;
 
+/** The delay a result waits for: the round's delay, or 0 when results are shown at once. */
+export const resultDelayOf = (round: RoundEntry | undefined): number =>
+  round?.settings.delayResults === false ? 0 : delayOf(round);
+
 /** Number of plies whose seen time is at most `cutoff` (seen times never decrease along the game). */
 const countUpTo = (seenAt: readonly number[], cutoff: number): number => {
   let lo = 0;
@@ -51,18 +55,20 @@ export const viewGame = (state: FeedState, entry: GameEntry, now: number): GameV
   const total = entry.seenAt.length;
   const plies = delay === 0 ? total : countUpTo(entry.seenAt, now - delay);
   const finish = finishOf(entry.live);
+  const resultDelay = resultDelayOf(round);
+  // A delayed result also waits for every move; a result shown at once does not.
   const resultShown =
     finish !== undefined &&
-    plies === total &&
+    (plies === total || resultDelay === 0) &&
     entry.resultAt !== undefined &&
-    (delay === 0 || entry.resultAt + delay <= now);
+    (resultDelay === 0 || entry.resultAt + resultDelay <= now);
   const lastPly = plies > 0 ? (entry.seenAt[plies - 1] as number) + delay : 0;
   const lastModified = Math.max(
     entry.changedAt,
     state.tournamentAt,
     round?.settingsAt ?? 0,
     lastPly,
-    resultShown ? entry.resultAt + delay : 0,
+    resultShown ? entry.resultAt + resultDelay : 0,
   );
   return {
     entry,
@@ -84,11 +90,15 @@ export const visibleGame = (view: GameView): Game => {
 
 /** When the next withheld ply or the withheld result of one game becomes visible, if anything is withheld. */
 export const gameReleaseAt = (state: FeedState, entry: GameEntry, now: number): number | undefined => {
-  const delay = delayOf(state.rounds.get(entry.live.round));
+  const round = state.rounds.get(entry.live.round);
+  const delay = delayOf(round);
   if (delay === 0) return undefined;
   const shown = countUpTo(entry.seenAt, now - delay);
   if (shown < entry.seenAt.length) return (entry.seenAt[shown] as number) + delay;
-  return entry.resultAt !== undefined && entry.resultAt + delay > now ? entry.resultAt + delay : undefined;
+  const resultDelay = resultDelayOf(round);
+  return entry.resultAt !== undefined && resultDelay > 0 && entry.resultAt + resultDelay > now
+    ? entry.resultAt + resultDelay
+    : undefined;
 };
 
 const earliest = (a: number | undefined, b: number | undefined): number | undefined =>

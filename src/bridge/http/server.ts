@@ -79,6 +79,8 @@ export interface HttpServerOptions {
   readonly metrics?: BridgeMetrics;
   /** Health check for /healthz (default: always ok). */
   readonly health?: () => HealthReport;
+  /** What /api/broadcast answers: the broadcast delay, where public pages read, the push (default: no delay). */
+  readonly broadcast?: () => unknown;
   /** Access-Control-Allow-Origin of the public routes (default '*'). */
   readonly corsOrigin?: string;
   /** Failed arbiter logins allowed per address per minute (default 20). */
@@ -117,6 +119,15 @@ const extraRouteMap = (routes: readonly ExtraRoute[]): ReadonlyMap<string, Extra
   }
   return map;
 };
+
+/** /api/broadcast of a server told nothing about a delay: the pages read the live topics. */
+const NO_BROADCAST_DELAY = {
+  delay_ms: 0,
+  delay_results: true,
+  public_base: null,
+  public_events: null,
+  push: null,
+} as const;
 
 export class HttpServer {
   private server: Server | undefined;
@@ -289,6 +300,11 @@ export class HttpServer {
       };
     }
     const ctx: RouteContext = { state: this.opts.feed(), now, files, headers: req.headers, cors };
+    if (path === '/api/broadcast')
+      return {
+        route: 'api',
+        reply: jsonReply(200, this.opts.broadcast?.() ?? NO_BROADCAST_DELAY, { 'cache-control': 'no-cache' }),
+      };
     if (path.startsWith('/api/'))
       return { route: 'api', reply: apiReply(path, new URLSearchParams(query), ctx) };
     if (pages?.handles(path)) return { route: 'static', reply: await pages.reply(path, req.headers) };

@@ -193,10 +193,10 @@ export class EventPublisher {
   }
 
   /** Sets a retained topic's payload: published now and again after every reconnect. */
-  retain<P extends 'games/<game>' | 'games/<game>/pgn' | 'boards/<board>/state' | 'bridge/info'>(
-    topic: Topic<P>,
-    payload: TopicMap[P],
-  ): void {
+  retain<
+    P extends
+      'games/<game>' | 'public/games/<game>' | 'games/<game>/pgn' | 'boards/<board>/state' | 'bridge/info',
+  >(topic: Topic<P>, payload: TopicMap[P]): void {
     this.retainRaw(topic, makePayload(topic, payload));
   }
 

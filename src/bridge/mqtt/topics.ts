@@ -112,6 +112,8 @@ export interface TopicMap {
   'bridge/health': BridgeHealth;
   'boards/<board>/state': BoardState;
   'games/<game>': GameSnapshot;
+  /** The snapshot under the broadcast delay (docs/broadcast.md); published only with a delay. */
+  'public/games/<game>': GameSnapshot;
   'games/<game>/events': EventMessage;
   /** PGN text, not JSON. */
   'games/<game>/pgn': string;
@@ -134,6 +136,7 @@ export const TOPIC_OPTIONS: {
   'bridge/health': { qos: 0, retain: false },
   'boards/<board>/state': { qos: 1, retain: true },
   'games/<game>': { qos: 1, retain: true },
+  'public/games/<game>': { qos: 1, retain: true },
   'games/<game>/events': { qos: 1, retain: false },
   'games/<game>/pgn': { qos: 1, retain: true },
   alerts: { qos: 1, retain: false },
@@ -205,6 +208,8 @@ export interface Topics {
   readonly bridgeHealth: () => Topic<'bridge/health'>;
   readonly boardState: (board: string) => Topic<'boards/<board>/state'>;
   readonly game: (game: string) => Topic<'games/<game>'>;
+  /** `<base>/public/games/<game>`: the delayed public snapshot. */
+  readonly publicGame: (game: string) => Topic<'public/games/<game>'>;
   readonly gameEvents: (game: string) => Topic<'games/<game>/events'>;
   readonly gamePgn: (game: string) => Topic<'games/<game>/pgn'>;
   readonly alerts: () => Topic<'alerts'>;
@@ -230,6 +235,7 @@ export const makeTopics = (base: string = DEFAULT_BASE): Topics => {
     bridgeHealth: () => topic('bridge/health', 'bridge', 'health'),
     boardState: board => topic('boards/<board>/state', 'boards', board, 'state'),
     game: game => topic('games/<game>', 'games', game),
+    publicGame: game => topic('public/games/<game>', 'public', 'games', game),
     gameEvents: game => topic('games/<game>/events', 'games', game, 'events'),
     gamePgn: game => topic('games/<game>/pgn', 'games', game, 'pgn'),
     alerts: () => topic('alerts', 'alerts'),

@@ -241,3 +241,32 @@ describe('users', () => {
     ).toEqual([]);
   });
 });
+
+describe('broadcast.lichess', () => {
+  it('wants one token source and each round pushed once', () => {
+    expect(
+      problemsOf(
+        [
+          'broadcast:',
+          '  lichess:',
+          '    token: lip_abcdefghijkl',
+          '    tokenFile: token.txt',
+          '    rounds: [{ round: 1, id: AbCd1234 }, { round: 1, id: EfGh5678 }]',
+        ].join('\n'),
+      ),
+    ).toEqual([
+      'broadcast.lichess.tokenFile: give token or tokenFile, not both (line 4)',
+      'broadcast.lichess.rounds[1].round: round 1 is pushed twice (line 5)',
+    ]);
+    expect(
+      problemsOf(['broadcast:', '  lichess:', '    rounds: [{ round: 1, id: AbCd1234 }]'].join('\n')),
+    ).toEqual([
+      'broadcast.lichess: give tokenFile, token, or CHESSBRIDGE_BROADCAST_LICHESS_TOKEN in the environment (line 3)',
+    ]);
+    expect(
+      problemsOf(
+        ['broadcast:', '  lichess: { tokenFile: t.txt, rounds: [{ round: 1, id: AbCd1234 }] }'].join('\n'),
+      ),
+    ).toEqual([]);
+  });
+});
