@@ -181,6 +181,7 @@ describe('publishGame stage', () => {
       article: { edition: 'E23', article: '4.3.1' },
       color: 'black',
       detail: 'Black touched the knight on g8 and moved another piece.',
+      text: [{ key: 'touch.own', params: { color: 'black', piece: 'knight', square: 'g8', from: 'b8' } }],
     };
     const r = record(1, square(10, 28, false));
     createTestScheduler().run(({ hot, expectObservable }) => {

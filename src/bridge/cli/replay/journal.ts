@@ -16,15 +16,49 @@ import type { GameEvent } from '../../../engine/events.js';
 import type { SupervisorPort } from '../../game/engine.js';
 import { replayGameRun } from '../../game/gameRun.js';
 import { engineSettingsOf } from '../../game/gameSpecs.js';
-import { makeEventMessage } from '../../wire/events.js';
+import { makeEventMessage, wireAlertCode } from '../../wire/events.js';
+import { wireWord } from '../../wire/words.js';
+import type { Sentence } from '../../../engine/texts.js';
+import type { ArticleRef } from '../../../engine/types.js';
+import { DEFAULT_LANG, claimText, detailText, endText, localSan, offerText, t } from '../../i18n/messages.js';
 
 const time = (at: number): string => {
   const d = new Date(at);
   return Number.isFinite(d.getTime()) && at > 1e12 ? d.toISOString().slice(11, 23) : `${Math.round(at)} ms`;
 };
 
+/**
+ * One line for a person in another language than English: codes and articles as they are, the
+ * sentences, claims, offers and endings from the catalogs, moves with the language's letters.
+ */
+const describeIn = (lang: string, e: GameEvent): string => {
+  const said = (x: { readonly detail?: string; readonly text?: readonly Sentence[] }): string =>
+    x.text === undefined || x.text.length === 0 ? (x.detail ?? '') : detailText(lang, x.text);
+  const cite = (a: ArticleRef): string =>
+    `[${t(lang, 'article', { edition: a.edition, article: a.article })}]`;
+  switch (e.type) {
+    case 'move':
+      return `${Math.ceil(e.ply / 2)}${e.ply % 2 === 1 ? '.' : '...'} ${localSan(lang, e.san)}`;
+    case 'alert':
+      return `${t(lang, 'ui.alert').toUpperCase()} ${wireAlertCode(e.code)} ${cite(e.article)} ${said(e)}`;
+    case 'finding':
+      return `${t(lang, 'ply', { ply: e.ply })}: ${wireAlertCode(e.code)} ${cite(e.article)} ${said(e)}`;
+    case 'claim':
+      return `${claimText(lang, { by: e.by, claim: wireWord(e.claim), status: e.status })} ${cite(e.article)}${e.detail === undefined ? '' : ` ${said(e)}`}`;
+    case 'offer':
+      return offerText(lang, e);
+    case 'end':
+      return `${t(lang, 'end.line', { reason: endText(lang, wireWord(e.reason)), result: e.result })} ${cite(e.article)}`;
+    case 'correction':
+    case 'clock':
+    case 'alert-withdrawn':
+      return describeEvent(e);
+  }
+};
+
 /** One line for a person. */
-export const describeEvent = (e: GameEvent): string => {
+export const describeEvent = (e: GameEvent, lang: string = DEFAULT_LANG): string => {
+  if (lang !== DEFAULT_LANG) return describeIn(lang, e);
   switch (e.type) {
     case 'move':
       return `move ${Math.ceil(e.ply / 2)}${e.ply % 2 === 1 ? '.' : '...'} ${e.san}`;
@@ -61,7 +95,7 @@ const lostCount = (damage: readonly DamagedRange[]): number =>
 
 export const replayJournals = async (
   paths: readonly string[],
-  options: { readonly json: boolean },
+  options: { readonly json: boolean; readonly lang?: string },
   engine: SupervisorPort,
   out: (line: string) => void,
   err: (line: string) => void,
@@ -97,7 +131,7 @@ export const replayJournals = async (
     if (damage.length > 0 && code === 0) code = DAMAGED;
     for (const e of events) {
       if (options.json) out(JSON.stringify(makeEventMessage(e)));
-      else out(`${time(e.at)}  ${e.game} #${String(e.seq).padEnd(4)} ${describeEvent(e)}`);
+      else out(`${time(e.at)}  ${e.game} #${String(e.seq).padEnd(4)} ${describeEvent(e, options.lang)}`);
     }
     const last = records.at(-1);
     if (!options.json)
