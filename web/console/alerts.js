@@ -79,7 +79,12 @@ const makeEvidence = (alert, i18n) => {
     );
   const facts = [];
   const fact = (term, value) => facts.push(h('dt', {}, term), h('dd', {}, String(value)));
-  if (evidence.move) fact(t('console.fact.move'), evidence.move);
+  // A move in SAN as the page writes moves (figurines or letters); one in UCI (`e1e3`) as it is.
+  if (evidence.move)
+    fact(
+      t('console.fact.move'),
+      /^[a-h][1-8][a-h][1-8][qrbn]?$/.test(evidence.move) ? evidence.move : sanText(evidence.move),
+    );
   if (squares.length > 0) fact(t('console.fact.squares'), squares.join(', '));
   if (evidence.color) fact(t('console.fact.side'), t(`color.${evidence.color}`));
   if (alert.ply !== undefined) fact(t('console.fact.ply'), alert.ply);
@@ -90,7 +95,7 @@ const makeEvidence = (alert, i18n) => {
   // The detail in the reader's language when the alert gives it as sentences.
   const detail =
     Array.isArray(alert.text) && alert.text.length > 0 ? alertMessage(alert, i18n) : evidence.detail;
-  if (detail) fact(t('console.fact.detail'), detail);
+  if (detail && detail !== alertMessage(alert, i18n)) fact(t('console.fact.detail'), detail);
   if (figures.length === 0 && facts.length === 0) return null;
   return h(
     'section',

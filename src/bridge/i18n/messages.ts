@@ -151,13 +151,18 @@ const listText = (lang: string, items: readonly string[]): string =>
   new Intl.ListFormat(lang, { style: 'long', type: 'conjunction' }).format(items);
 
 /** One parameter in words: sides and pieces from the catalog, lists by locale, moves in its letters. */
-const paramText = (lang: string, name: string, v: unknown): string | number => {
+const paramText = (
+  lang: string,
+  name: string,
+  v: unknown,
+  san: (move: string) => string,
+): string | number => {
   if (typeof v === 'number') return v;
   if (COLOR_PARAMS.has(name)) return colorText(lang, String(v));
   if (PIECE_PARAMS.has(name)) return t(lang, `piece.${String(v)}`);
-  if (name === 'moves' && Array.isArray(v)) return v.map(m => localSan(lang, String(m))).join(' ');
+  if (name === 'moves' && Array.isArray(v)) return v.map(m => san(String(m))).join(' ');
   if (name === 'orders' && Array.isArray(v))
-    return v.map(line => (line as unknown[]).map(m => localSan(lang, String(m))).join(' ')).join(' / ');
+    return v.map(line => (line as unknown[]).map(m => san(String(m))).join(' ')).join(' / ');
   if (name === 'touched' && Array.isArray(v))
     return listText(
       lang,
@@ -169,16 +174,26 @@ const paramText = (lang: string, name: string, v: unknown): string | number => {
   return String(v);
 };
 
-/** A sentence of a detail in words (`detail.<key>` with its parameters). */
-export const sentenceText = (lang: string, s: SentenceFields): string => {
+/**
+ * A sentence of a detail in words (`detail.<key>` with its parameters); moves as `san` writes
+ * them (default: the language's piece letters).
+ */
+export const sentenceText = (
+  lang: string,
+  s: SentenceFields,
+  san: (move: string) => string = m => localSan(lang, m),
+): string => {
   const params: Record<string, string | number> = {};
-  for (const [name, v] of Object.entries(s.params)) params[name] = paramText(lang, name, v);
+  for (const [name, v] of Object.entries(s.params)) params[name] = paramText(lang, name, v, san);
   return t(lang, `detail.${s.key}`, params);
 };
 
 /** A detail given as sentences (`text` on the wire), in words: the sentences one after another. */
-export const detailText = (lang: string, text: readonly SentenceFields[]): string =>
-  text.map(s => sentenceText(lang, s)).join(' ');
+export const detailText = (
+  lang: string,
+  text: readonly SentenceFields[],
+  san?: (move: string) => string,
+): string => text.map(s => sentenceText(lang, s, san)).join(' ');
 
 const EN_LETTERS = 'KQRBN';
 
