@@ -11,7 +11,13 @@
  * A journal damaged inside is salvaged: its good records are replayed, each damaged range is
  * marked, and the exit code is 3 (DAMAGED) unless another journal could not be read at all (1).
  */
-import { describeDamage, lostSeqs, readJournalAll, type DamagedRange } from '../../journal/index.js';
+import {
+  describeDamage,
+  lostSeqs,
+  readJournalAll,
+  type DamagedRange,
+  type JournalHeader,
+} from '../../journal/index.js';
 import type { GameEvent } from '../../../engine/events.js';
 import type { SupervisorPort } from '../../game/engine.js';
 import { replayGameRun } from '../../game/gameRun.js';
@@ -50,10 +56,33 @@ const describeIn = (lang: string, e: GameEvent): string => {
     case 'end':
       return `${t(lang, 'end.line', { reason: endText(lang, wireWord(e.reason)), result: e.result })} ${cite(e.article)}`;
     case 'correction':
+      return t(lang, 'digest.correction', {
+        ply: e.fromPly,
+        reason: t(lang, `correction.${wireWord(e.reason)}`),
+        moves: e.moves.map(m => localSan(lang, m.san)).join(' ') || t(lang, 'digest.plies_removed'),
+      });
     case 'clock':
     case 'alert-withdrawn':
       return describeEvent(e);
   }
+};
+
+/** The first line of a journal's text in another language than English. */
+const headerIn = (lang: string, header: JournalHeader): string => {
+  const p = header.settings.pairing;
+  return (
+    t(lang, 'digest.journal', {
+      game: header.game,
+      board: header.board || '-',
+      created: header.createdAt,
+      edition: header.settings.edition,
+      type: header.settings.gameType,
+      time_control: header.settings.timeControl,
+    }) +
+    (p === undefined
+      ? ''
+      : `: ${t(lang, 'digest.journal.pairing', { round: p.round, white: p.white.name, black: p.black.name })}`)
+  );
 };
 
 /** One line for a person. */
@@ -116,7 +145,9 @@ export const replayJournals = async (
       { clock: false },
       records,
     );
-    if (!options.json) {
+    const lang = options.lang ?? DEFAULT_LANG;
+    if (!options.json && lang !== DEFAULT_LANG) out(headerIn(lang, header));
+    else if (!options.json) {
       const p = header.settings.pairing;
       out(
         `${header.game} on board ${header.board || '-'} (journal of ${header.createdAt}; ${header.settings.edition} ${header.settings.gameType}, ${header.settings.timeControl})` +
@@ -134,7 +165,18 @@ export const replayJournals = async (
       else out(`${time(e.at)}  ${e.game} #${String(e.seq).padEnd(4)} ${describeEvent(e, options.lang)}`);
     }
     const last = records.at(-1);
-    if (!options.json)
+    if (!options.json && lang !== DEFAULT_LANG && damage.length === 0)
+      out(
+        `${t(lang, 'digest.journal.records', { records: records.length, events: events.length })}, ${
+          last?.type === 'finish'
+            ? t(lang, 'digest.journal.finished', {
+                result: last.result,
+                reason: endText(lang, wireWord(last.reason)),
+              })
+            : t(lang, 'digest.journal.unfinished')
+        }`,
+      );
+    else if (!options.json)
       out(
         `${records.length} records${damage.length > 0 ? ` (salvaged around ${damage.length} damaged range${damage.length === 1 ? '' : 's'}, ${lostCount(damage)} records lost)` : ''}, ${events.length} events${last?.type === 'finish' ? `, finished ${last.result} (${last.reason})` : ', unfinished'}`,
       );
