@@ -38,6 +38,8 @@ export interface TextParamTypes {
   readonly count: number;
   /** How many more (move orders not listed). */
   readonly more: number;
+  /** How many were lost (records of a damaged journal). */
+  readonly lost: number;
   /** Moves in SAN (English on the wire; a reader's notation on the page). */
   readonly moves: readonly string[];
   /** Move orders, each a SAN line. */
@@ -113,6 +115,7 @@ export const TEXT_PARAMS = {
   'claim.art4_possible': ['color', 'ply'],
   'claim.art4_none': ['color', 'ply'],
   'claim.art4_no_evidence': ['color', 'opponent', 'ply'],
+  'journal.damaged': ['count', 'lost'],
 } as const satisfies Record<string, readonly TextParam[]>;
 
 export type TextKey = keyof typeof TEXT_PARAMS;

@@ -35,6 +35,7 @@ export const TextParamsSchema = Type.Object(
     to_ply: Type.Optional(Count),
     count: Type.Optional(Count),
     more: Type.Optional(Count),
+    lost: Type.Optional(Count),
     moves: Type.Optional(Type.Array(San)),
     orders: Type.Optional(Type.Array(Type.Array(San))),
     given: Type.Optional(Type.String({ description: 'A move as a person gave it (shown as it came).' })),
