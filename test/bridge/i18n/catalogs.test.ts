@@ -1,4 +1,7 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { WEB_DIR } from '../../../src/bridge/web/paths.js';
 import type { TSchema } from '@sinclair/typebox';
 import {
   LANGUAGES,
@@ -82,6 +85,29 @@ describe('message catalogs', () => {
       .filter(k => k.startsWith('detail.') && !k.startsWith('detail.withdrawn.'))
       .filter(k => !(k.slice('detail.'.length) in TEXT_PARAMS));
     expect(stray).toEqual([]);
+  });
+
+  it('have every key the pages use (data-i18n attributes, t(…) calls with a literal key)', () => {
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap(d =>
+        d.isDirectory() ? files(join(dir, d.name)) : /\.(html|js)$/.test(d.name) ? [join(dir, d.name)] : [],
+      );
+    const used = new Set<string>();
+    for (const file of files(WEB_DIR)) {
+      // Comments (the usage examples) are not the page's text.
+      const text = readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(line => !/^\s*(\/\/|\*)/.test(line))
+        .join('\n');
+      for (const m of text.matchAll(/data-i18n(?:-label|-title|-placeholder)?="([^"]+)"/g)) used.add(m[1]!);
+      for (const m of text.matchAll(/\bt\('([\w.]+)'/g)) used.add(m[1]!);
+    }
+    expect(used.size).toBeGreaterThan(80);
+    for (const lang of Object.keys(LANGUAGES))
+      expect(
+        [...used].filter(key => catalog(lang)[key] === undefined),
+        lang,
+      ).toEqual([]);
   });
 
   it('have the same keys and the same slots in every language', () => {
