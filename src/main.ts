@@ -390,10 +390,10 @@ export const main = (argv: readonly string[]): Promise<number> => {
         l => process.stdout.write(`${l}\n`),
         l => process.stderr.write(`${l}\n`),
       ),
-    replayJournals: (paths, json) =>
+    replayJournals: (paths, json, lang) =>
       replayJournals(
         paths,
-        { json },
+        { json, ...(lang === undefined ? {} : { lang }) },
         engineSupervisor(),
         l => process.stdout.write(`${l}\n`),
         l => process.stderr.write(`${l}\n`),

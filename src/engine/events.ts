@@ -14,6 +14,7 @@
 import type { Square } from 'chessops';
 import type { BoardEvent, SensedContent } from './recognition/boardEvent.js';
 import type { ArticleRef, Color, Edition, GameType, Supervision } from './types.js';
+import type { Sentence } from './texts.js';
 
 /** Everything that happens at a board, in time order: the supervisor's input. */
 export type SupervisorInput =
@@ -174,6 +175,8 @@ export type GameEventBody =
       readonly claimed?: boolean;
       /** One readable sentence for the arbiter. */
       readonly detail: string;
+      /** The detail as data: sentences with their parameters (texts.ts), rendered per language. */
+      readonly text: readonly Sentence[];
       /** The board events and positions that support the alert. */
       readonly evidence?: {
         readonly events?: readonly BoardEvent[];
@@ -211,6 +214,7 @@ export type GameEventBody =
       /** A breach of the Laws (false: information, nothing follows from it). */
       readonly breach: boolean;
       readonly detail: string;
+      readonly text: readonly Sentence[];
       readonly evidence?: {
         readonly events?: readonly BoardEvent[];
         readonly fenBefore?: string;
@@ -225,6 +229,8 @@ export type GameEventBody =
       readonly status: 'available' | 'pending' | 'valid' | 'invalid';
       readonly article: ArticleRef;
       readonly detail?: string;
+      /** The detail as data, when there is one. */
+      readonly text?: readonly Sentence[];
     }
   | {
       readonly type: 'offer';

@@ -8,6 +8,30 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseScript, printScript, runScript } from '../../src/engine/script/index.js';
 import { PROJECT_ROOT } from '../support/shared.js';
+import type { GameEvent } from '../../src/engine/events.js';
+import { TEXT_PARAMS } from '../../src/engine/texts.js';
+import { detailText } from '../../src/bridge/i18n/messages.js';
+import { makeEventMessage } from '../../src/bridge/wire/events.js';
+import { checkWire } from '../../src/bridge/wire/schema.js';
+
+/**
+ * Every detail also given as data: the event on the wire (its `text` included) is valid, and its
+ * sentences in the English catalog say what the English `detail` says (docs/i18n.md).
+ */
+const detailProblems = (events: readonly GameEvent[]): string[] =>
+  events.flatMap(e => {
+    if (e.type !== 'alert' && e.type !== 'finding' && e.type !== 'claim') return [];
+    if (e.detail === undefined) return [];
+    if (e.text === undefined) return [`${e.type} ${e.seq}: no text for "${e.detail}"`];
+    const wire = checkWire('event', makeEventMessage(e)).map(p => `${e.type} ${e.seq}: ${p}`);
+    const params = e.text
+      .filter(x => Object.keys(x.params).sort().join() !== [...TEXT_PARAMS[x.key]].sort().join())
+      .map(x => `${e.type} ${e.seq}: ${x.key} carries ${Object.keys(x.params).join(', ')}`);
+    const en = detailText('en', e.text);
+    return en === e.detail
+      ? [...wire, ...params]
+      : [...wire, ...params, `${e.type} ${e.seq}: "${en}" is not "${e.detail}"`];
+  });
 
 const DIR = join(PROJECT_ROOT, 'test', 'scenarios');
 
@@ -36,8 +60,9 @@ describe('board scripts of the reference §13', () => {
     const text = readFileSync(file, 'utf8');
     const script = parseScript(text, relative(DIR, file)).unwrap();
     expect(script.expected.length).toBeGreaterThan(0);
-    const failures = runScript(script).flatMap(r => r.failures);
-    expect(failures).toEqual([]);
+    const runs = runScript(script);
+    expect(runs.flatMap(r => r.failures)).toEqual([]);
+    expect(runs.flatMap(r => detailProblems(r.events))).toEqual([]);
     const again = parseScript(printScript(script), script.file).unwrap();
     expect(again.inputs.map(i => i.input)).toEqual(script.inputs.map(i => i.input));
     expect(again.expected.map(e => [e.editions, e.tokens, e.detail])).toEqual(

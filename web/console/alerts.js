@@ -5,26 +5,29 @@
 //
 //   list.prepend(createAlertCard(alert, { onAction, onSelectGame, i18n }).element);
 
-import { makeBoardSvg, moveSquares } from '../shared/board.js';
+// Every word on a card comes from the page's catalog (`i18n.t`, docs/i18n.md).
 
-export const ALERT_TITLES = {
-  illegal_move: 'Illegal move',
-  touch_move: 'Touch-move',
-  board_missing: 'Board missing',
-  clock_paused: 'Clock paused',
-  board_mismatch: 'Board and game differ',
-  claim: 'Claim',
-  flag: 'Flag fell',
-};
+import { makeBoardSvg, moveSquares } from '../shared/board.js';
+import { sanText } from '../shared/format.js';
 
 /** Years of the editions of the Laws of Chess (docs/editions.md). */
 const EDITION_YEARS = { E97: '1997', E09: '2009', E14: '2014', E17: '2017', E18: '2018', E23: '2023' };
 
-/** "FIDE Laws of Chess (2023), Art. 7.5.1". */
-export const articleText = (article, edition) => {
+/** "FIDE Laws of Chess (2023), Art. 7.5.1" in the page's language. */
+export const articleText = (article, edition, t) => {
   if (!article) return '';
-  const year = EDITION_YEARS[edition] ?? edition;
-  return `FIDE Laws of Chess${year ? ` (${year})` : ''}, Art. ${article}`;
+  return t('console.article', { year: EDITION_YEARS[edition] ?? edition ?? '', article });
+};
+
+/**
+ * What an alert says, in the page's language: in English the daemon's own sentence; in another
+ * its sentences (`text`) rendered from their parameters, or, for an alert without them, its fields.
+ */
+export const alertMessage = (alert, i18n) => {
+  if (i18n.lang === 'en') return alert.message ?? '';
+  return Array.isArray(alert.text) && alert.text.length > 0
+    ? i18n.detailText(alert.text, sanText)
+    : i18n.alertText(alert);
 };
 
 /** A stable key for an alert, to show each once. */
@@ -43,15 +46,16 @@ const h = (tag, attrs = {}, ...children) => {
   return node;
 };
 
-const timeText = at =>
+const timeText = (at, lang) =>
   typeof at === 'number'
-    ? new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' })
+    ? new Date(at).toLocaleTimeString(lang, { hour: '2-digit', minute: '2-digit', second: '2-digit' })
     : '';
 
 let cards = 0;
 
 /** The evidence diagrams and facts. */
-const makeEvidence = alert => {
+const makeEvidence = (alert, i18n) => {
+  const { t } = i18n;
   const evidence = alert.evidence ?? {};
   const squares = [...new Set([...(evidence.squares ?? []), ...moveSquares(evidence.move)])];
   const figures = [];
@@ -60,8 +64,8 @@ const makeEvidence = alert => {
       h(
         'figure',
         { 'data-evidence': 'before' },
-        makeBoardSvg({ fen: evidence.fen_before, marks: squares, label: 'Last legal position' }),
-        h('figcaption', {}, 'Last legal position'),
+        makeBoardSvg({ fen: evidence.fen_before, marks: squares, label: t('console.evidence.before') }),
+        h('figcaption', {}, t('console.evidence.before')),
       ),
     );
   if (evidence.placement)
@@ -69,23 +73,33 @@ const makeEvidence = alert => {
       h(
         'figure',
         { 'data-evidence': 'board' },
-        makeBoardSvg({ fen: evidence.placement, marks: squares, label: 'What the board shows' }),
-        h('figcaption', {}, 'What the board shows'),
+        makeBoardSvg({ fen: evidence.placement, marks: squares, label: t('console.evidence.board') }),
+        h('figcaption', {}, t('console.evidence.board')),
       ),
     );
   const facts = [];
   const fact = (term, value) => facts.push(h('dt', {}, term), h('dd', {}, String(value)));
-  if (evidence.move) fact('Move', evidence.move);
-  if (squares.length > 0) fact('Squares', squares.join(', '));
-  if (evidence.color) fact('Side', evidence.color);
-  if (alert.ply !== undefined) fact('Ply', alert.ply);
-  if (evidence.claim_seq !== undefined) fact('Claim', `event ${evidence.claim_seq}`);
-  for (const [i, line] of (evidence.orders ?? []).entries()) fact(`Order ${i + 1}`, line.join(' '));
-  if (evidence.detail) fact('Detail', evidence.detail);
+  // A move in SAN as the page writes moves (figurines or letters); one in UCI (`e1e3`) as it is.
+  if (evidence.move)
+    fact(
+      t('console.fact.move'),
+      /^[a-h][1-8][a-h][1-8][qrbn]?$/.test(evidence.move) ? evidence.move : sanText(evidence.move),
+    );
+  if (squares.length > 0) fact(t('console.fact.squares'), squares.join(', '));
+  if (evidence.color) fact(t('console.fact.side'), t(`color.${evidence.color}`));
+  if (alert.ply !== undefined) fact(t('console.fact.ply'), alert.ply);
+  if (evidence.claim_seq !== undefined)
+    fact(t('console.fact.claim'), t('console.fact.claim_event', { seq: evidence.claim_seq }));
+  for (const [i, line] of (evidence.orders ?? []).entries())
+    fact(t('console.fact.order', { order: i + 1 }), line.map(sanText).join(' '));
+  // The detail in the reader's language when the alert gives it as sentences.
+  const detail =
+    Array.isArray(alert.text) && alert.text.length > 0 ? alertMessage(alert, i18n) : evidence.detail;
+  if (detail && detail !== alertMessage(alert, i18n)) fact(t('console.fact.detail'), detail);
   if (figures.length === 0 && facts.length === 0) return null;
   return h(
     'section',
-    { class: 'evidence', 'aria-label': 'Evidence' },
+    { class: 'evidence', 'aria-label': t('console.evidence') },
     ...(figures.length > 0 ? [h('div', { class: 'evidence-boards' }, ...figures)] : []),
     ...(facts.length > 0 ? [h('dl', {}, ...facts)] : []),
   );
@@ -98,13 +112,15 @@ const makeEvidence = alert => {
  * @param {(game: string) => void} handlers.onSelectGame
  */
 export const createAlertCard = (alert, { onAction, onSelectGame, i18n }) => {
-  // In English the daemon's own sentence; in another language the alert rendered from its fields.
-  const translated = i18n !== undefined && i18n.lang !== 'en';
+  const { t } = i18n;
   cards += 1;
   const id = `alert-${cards}`;
   const evidence = alert.evidence ?? {};
-  const title = translated ? i18n.t(`alert.${alert.code}`) : (ALERT_TITLES[alert.code] ?? alert.code);
-  const where = [alert.board ? `board ${alert.board}` : '', alert.game ? `game ${alert.game}` : '']
+  const title = t(`alert.${alert.code}`);
+  const where = [
+    alert.board ? t('console.where.board', { board: alert.board }) : '',
+    alert.game ? t('console.where.game', { game: alert.game }) : '',
+  ]
     .filter(Boolean)
     .join(', ');
   const report = h('p', { class: 'alert-report', role: 'status' });
@@ -126,9 +142,9 @@ export const createAlertCard = (alert, { onAction, onSelectGame, i18n }) => {
     const form = h(
       'form',
       { class: 'restore' },
-      h('label', { for: plyId }, 'Restore to ply'),
+      h('label', { for: plyId }, t('console.restore_to')),
       ply,
-      h('button', { type: 'submit', 'data-action': 'restore_position' }, 'Restore'),
+      h('button', { type: 'submit', 'data-action': 'restore_position' }, t('console.button.restore')),
     );
     form.addEventListener('submit', event => {
       event.preventDefault();
@@ -137,8 +153,16 @@ export const createAlertCard = (alert, { onAction, onSelectGame, i18n }) => {
     actions.append(form);
   }
   if (alert.game && evidence.claim_seq !== undefined) {
-    const accept = h('button', { type: 'button', 'data-action': 'accept_claim' }, 'Accept claim');
-    const reject = h('button', { type: 'button', 'data-action': 'reject_claim' }, 'Reject claim');
+    const accept = h(
+      'button',
+      { type: 'button', 'data-action': 'accept_claim' },
+      t('console.action.accept_claim'),
+    );
+    const reject = h(
+      'button',
+      { type: 'button', 'data-action': 'reject_claim' },
+      t('console.action.reject_claim'),
+    );
     accept.addEventListener('click', () =>
       onAction('accept_claim', { game_id: alert.game, claim_seq: evidence.claim_seq }, card),
     );
@@ -153,7 +177,7 @@ export const createAlertCard = (alert, { onAction, onSelectGame, i18n }) => {
       const take = h(
         'button',
         { type: 'button', 'data-action': 'set_moves', 'data-order': String(i + 1) },
-        `Order ${i + 1} was played`,
+        t('console.order_played', { order: i + 1 }),
       );
       take.addEventListener('click', () =>
         onAction(
@@ -166,19 +190,23 @@ export const createAlertCard = (alert, { onAction, onSelectGame, i18n }) => {
     }
   }
   if (alert.board && alert.code === 'board_mismatch') {
-    const resync = h('button', { type: 'button', 'data-action': 'resync_board' }, 'Resync board');
+    const resync = h(
+      'button',
+      { type: 'button', 'data-action': 'resync_board' },
+      t('console.action.resync_board'),
+    );
     resync.addEventListener('click', () => onAction('resync_board', { board_id: alert.board }, card));
     actions.append(resync);
   }
   if (alert.game) {
-    const show = h('button', { type: 'button', class: 'secondary' }, 'Show game');
+    const show = h('button', { type: 'button', class: 'secondary' }, t('console.show_game'));
     show.addEventListener('click', () => onSelectGame(alert.game));
     actions.append(show);
   }
-  const dismiss = h('button', { type: 'button', class: 'secondary' }, 'Dismiss');
+  const dismiss = h('button', { type: 'button', class: 'secondary' }, t('console.dismiss'));
   actions.append(dismiss);
 
-  const article = articleText(alert.article, alert.edition);
+  const article = articleText(alert.article, alert.edition, t);
   const element = h(
     'article',
     {
@@ -190,21 +218,35 @@ export const createAlertCard = (alert, { onAction, onSelectGame, i18n }) => {
       ...(alert.grade ? { 'data-grade': alert.grade } : {}),
     },
     h('h3', { id: `${id}-title` }, title, where ? h('span', { class: 'where' }, ` \u2013 ${where}`) : ''),
-    h('p', { class: 'alert-meta' }, timeText(alert.at)),
-    h('p', { class: 'alert-message' }, translated ? i18n.alertText(alert) : (alert.message ?? '')),
+    h('p', { class: 'alert-meta' }, timeText(alert.at, i18n.lang)),
+    h('p', { class: 'alert-message' }, alertMessage(alert, i18n)),
     ...(alert.grade === 'possible'
       ? [
           h(
             'p',
             { class: 'grade' },
-            alert.claimed
-              ? 'Claimed by a player; the board shows it as possible only (inferred from timing): the arbiter rules.'
-              : 'Possible only: inferred from timing, not shown by the board.',
+            alert.claimed ? t('console.grade.claimed_possible') : t('console.grade.possible_only'),
           ),
         ]
       : []),
-    ...(article ? [h('p', { class: 'article', 'data-article': alert.article }, article)] : []),
-    ...[makeEvidence(alert)].filter(Boolean),
+    ...(article
+      ? [
+          h(
+            'p',
+            {
+              class: 'article',
+              'data-article': alert.article,
+              // The article's title, in our words, for the arbiter who points at it.
+              title: t('console.article_title', {
+                n: String(alert.article).split('.')[0],
+                title: i18n.articleTitle(alert.article),
+              }),
+            },
+            article,
+          ),
+        ]
+      : []),
+    ...[makeEvidence(alert, i18n)].filter(Boolean),
     actions,
     report,
   );
@@ -217,15 +259,16 @@ export const createAlertCard = (alert, { onAction, onSelectGame, i18n }) => {
     withdraw(reason, message) {
       element.classList.add('withdrawn');
       element.dataset.withdrawn = reason ?? 'withdrawn';
-      report.textContent = message ?? 'Withdrawn.';
+      report.textContent = message ?? t('console.withdrawn');
       report.className = 'alert-report withdrawn';
     },
     /** Shows the outcome of an action sent from this card. */
     report(action, envelope) {
       const ok = envelope.status === 'ok';
+      const label = t(`console.action.${action}`);
       report.textContent = ok
-        ? `${action}: done`
-        : `${action}: refused (${envelope.error ?? 'no reason given'})`;
+        ? t('console.report.done', { action: label })
+        : t('console.report.refused', { action: label, error: envelope.error ?? t('console.no_reason') });
       report.className = `alert-report ${ok ? 'ok' : 'error'}`;
       if (ok) element.classList.add('handled');
     },

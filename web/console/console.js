@@ -7,6 +7,7 @@
 
 import { makeBoardSvg } from '../shared/board.js';
 import {
+  boardLabel,
   connectionText,
   moveText,
   playerName,
@@ -16,18 +17,22 @@ import {
 } from '../shared/format.js';
 import { LiveConnection, readSettings } from '../shared/live.js';
 import { ACTION_LABELS, ActionSender } from './actions.js';
-import { alertKey, createAlertCard } from './alerts.js';
+import { alertKey, alertMessage, createAlertCard } from './alerts.js';
 import { loadI18n } from '../shared/i18n.js';
 
-// The reader's language (docs/i18n.md), loaded without holding up the login form; until it is
-// there, the page speaks English.
-let i18n;
-loadI18n().then(loaded => {
-  i18n = loaded;
-  if (new URL(window.location.href).searchParams.get('notation') === 'letters')
-    setMoveNotation(i18n.localSan);
-  setTranslator(i18n.t);
-  i18n.mountSwitch(document.querySelector('.page-header'));
+// The reader's language (docs/i18n.md): the page's words (`data-i18n`) and every text it writes
+// come from the catalog; moves in figurines unless the reader chose the language's letters.
+const i18n = await loadI18n();
+const t = i18n.t;
+if (i18n.notation() === 'letters') setMoveNotation(i18n.localSan);
+setTranslator(t);
+i18n.translate();
+i18n.mountSwitch(document.querySelector('.page-header'));
+i18n.mountNotationSwitch(document.querySelector('.page-header'));
+const clockTime = new Intl.DateTimeFormat(i18n.lang, {
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
 });
 
 const params = new URL(window.location.href).searchParams;
@@ -94,14 +99,14 @@ const logout = message => {
   $('alert-count').textContent = '0';
   $('no-alerts').hidden = false;
   showStatus('offline');
-  connection.textContent = 'Not connected';
+  connection.textContent = t('console.conn.none');
   setLocked(true, message);
 };
 
 // --- the selected game ------------------------------------------------------------------------
 
 const gameLabel = state =>
-  `${state.board_number ? `Board ${state.board_number}` : state.game}: ${playerName(state.white)} \u2013 ${playerName(state.black)}`;
+  `${state.board_number ? boardLabel(state.board_number) : state.game}: ${playerName(state.white)} \u2013 ${playerName(state.black)}`;
 
 const refreshGameOptions = () => {
   const games = live ? live.store.list().filter(state => state.hasSnapshot) : [];
@@ -118,6 +123,9 @@ const refreshGameOptions = () => {
   gameSelect.value = selectedGame;
 };
 
+/** A finding's or alert's sentence in the reader's language. */
+const messageOf = alert => alertMessage(alert, i18n);
+
 /** The selected game's findings: what the board suggests but does not prove, for a player's claim. */
 const renderFindings = () => {
   const list = $('finding-list');
@@ -129,8 +137,13 @@ const renderFindings = () => {
       item.dataset.code = f.code;
       item.dataset.grade = f.grade ?? '';
       item.dataset.ply = String(f.ply ?? '');
-      const what = f.breach === false ? 'information' : f.grade === 'possible' ? 'possible' : (f.grade ?? '');
-      item.textContent = `Ply ${f.ply ?? '?'} (${what}), Art. ${f.article ?? '?'}: ${f.message}`;
+      const grade = f.breach === false ? 'information' : (f.grade ?? 'proven');
+      item.textContent = t('console.finding', {
+        ply: f.ply ?? '?',
+        grade: t(`console.grade.${grade}`),
+        article: f.article ?? '?',
+        message: messageOf(f),
+      });
       return item;
     }),
   );
@@ -143,7 +156,9 @@ const renderGame = () => {
   board.dataset.game = selectedGame;
   if (!state?.hasSnapshot) {
     board.replaceChildren();
-    $('game-players').textContent = selectedGame ? `Waiting for ${selectedGame}\u2026` : 'No game yet.';
+    $('game-players').textContent = selectedGame
+      ? t('console.waiting_game', { game: selectedGame })
+      : t('console.no_game');
     for (const id of ['game-status', 'game-last-move', 'game-ply']) $(id).textContent = '';
     return;
   }
@@ -153,9 +168,9 @@ const renderGame = () => {
   $('game-players').textContent = gameLabel(state);
   $('game-status').textContent = statusText(state);
   $('game-last-move').textContent = state.last_move
-    ? `Last move: ${moveText(state.last_move)}`
-    : 'No move yet';
-  $('game-ply').textContent = `Position after ply ${state.moves.length}`;
+    ? t('ui.last_move', { move: moveText(state.last_move) })
+    : t('ui.no_move');
+  $('game-ply').textContent = t('console.position_after', { ply: state.moves.length });
   $('game-ply').dataset.ply = String(state.moves.length);
   workspace.querySelector('form[data-action="restore_position"] input[name="ply"]').placeholder = String(
     state.moves.length,
@@ -179,27 +194,27 @@ const logResponse = (action, fields, envelope) => {
   item.dataset.action = action;
   item.dataset.status = envelope.status;
   item.dataset.transaction = String(envelope.transaction ?? '');
-  const time = new Date().toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-  const what = `${ACTION_LABELS[action] ?? action} (${JSON.stringify(fields)})`;
+  const time = clockTime.format(new Date());
+  const what = `${Object.hasOwn(ACTION_LABELS, action) ? t(`console.action.${action}`) : action} (${JSON.stringify(fields)})`;
   const outcome =
     envelope.status === 'ok'
-      ? `ok ${JSON.stringify(envelope.data ?? {})}`
-      : `error: ${envelope.error ?? 'no reason given'}`;
+      ? JSON.stringify(envelope.data ?? {})
+      : t('console.response.error', { error: envelope.error ?? t('console.no_reason') });
   const strong = document.createElement('strong');
-  strong.textContent = envelope.status === 'ok' ? 'OK' : 'Refused';
+  strong.textContent = envelope.status === 'ok' ? t('console.response.ok') : t('console.response.refused');
   item.append(`${time} `, strong, ` ${what} \u2192 ${outcome} [${envelope.transaction ?? '-'}]`);
   responseLog.prepend(item);
 };
 
 const send = async (action, fields, card) => {
   if (!sender) {
-    setLocked(true, 'Log in first.');
+    setLocked(true, t('console.log_in_first'));
     return;
   }
   const envelope = await sender.send(action, fields);
   logResponse(action, fields, envelope);
   card?.report(action, envelope);
-  if (envelope.auth) logout(`The server refused the credentials: ${envelope.error}`);
+  if (envelope.auth) logout(t('console.credentials_refused', { error: envelope.error }));
 };
 
 /** Reads a form's fields: numbers as numbers, empty optional fields left out. */
@@ -219,7 +234,7 @@ for (const form of workspace.querySelectorAll('form.action')) {
     const fields = readForm(form);
     if (action !== 'resync_board') {
       if (!selectedGame) {
-        logResponse(action, fields, { status: 'error', error: 'choose a game first' });
+        logResponse(action, fields, { status: 'error', error: t('console.choose_game_first') });
         return;
       }
       fields.game_id = selectedGame;
@@ -242,7 +257,9 @@ const showAlert = alert => {
   if (alertKeys.has(key)) return;
   alertKeys.add(key);
   if (typeof alert.withdraws === 'string') {
-    cardsByKey.get(alert.withdraws)?.withdraw(alert.reason, alert.message);
+    cardsByKey
+      .get(alert.withdraws)
+      ?.withdraw(alert.reason, alert.reason ? t(`detail.withdrawn.${alert.reason}`) : alert.message);
     countAlerts();
     return;
   }
@@ -275,7 +292,7 @@ loginForm.addEventListener('submit', async event => {
   event.preventDefault();
   const secret = $('secret').value;
   if (!secret) {
-    loginError.textContent = 'Enter the password or token.';
+    loginError.textContent = t('console.enter_secret');
     return;
   }
   const kind = loginForm.elements.kind.value === 'password' ? 'password' : 'token';
@@ -305,7 +322,7 @@ loginForm.addEventListener('submit', async event => {
     await next.start();
   } catch (error) {
     $('login-button').disabled = false;
-    logout(error.kind === 'refused' ? 'Wrong password or token: the broker refused it.' : error.message);
+    logout(error.kind === 'refused' ? t('console.broker_refused') : error.message);
     return;
   }
   $('login-button').disabled = false;
@@ -321,5 +338,5 @@ loginForm.addEventListener('submit', async event => {
   renderGame();
 });
 
-logoutButton.addEventListener('click', () => logout('Logged out.'));
+logoutButton.addEventListener('click', () => logout(t('console.logged_out')));
 setLocked(true);

@@ -9,12 +9,14 @@ import { connectionText, linkWithSettings, playerName } from '../shared/format.j
 import { LiveConnection, publicSettings, readSettings } from '../shared/live.js';
 import { createGameView } from './gameView.js';
 
-// The reader's language and how moves are written (docs/i18n.md): figurines unless ?notation=letters.
+// The reader's language and how moves are written (docs/i18n.md): figurines unless the reader
+// chose letters (?notation=letters, or the switch).
 const i18n = await loadI18n();
-if (new URL(window.location.href).searchParams.get('notation') === 'letters') setMoveNotation(i18n.localSan);
+if (i18n.notation() === 'letters') setMoveNotation(i18n.localSan);
 setTranslator(i18n.t);
 i18n.translate();
 i18n.mountSwitch(document.querySelector('.page-header') ?? document.body);
+i18n.mountNotationSwitch(document.querySelector('.page-header') ?? document.body);
 
 const params = new URL(window.location.href).searchParams;
 const gameId = params.get('game');

@@ -17,6 +17,21 @@ const fetchJson = async name => {
   return response.json();
 };
 
+const NOTATION_KEY = 'chessbridge.notation';
+const COLOR_PARAMS = new Set(['color', 'opponent', 'claimant']);
+const PIECE_PARAMS = new Set(['piece', 'first', 'chosen', 'victim']);
+
+/** `letters` when ?notation=letters or the reader chose it before, else `figurine`. */
+export const chooseNotation = (search = window.location.search) => {
+  const asked = new URLSearchParams(search).get('notation');
+  if (asked === 'letters' || asked === 'figurine') return asked;
+  try {
+    return window.localStorage.getItem(NOTATION_KEY) === 'letters' ? 'letters' : 'figurine';
+  } catch {
+    return 'figurine';
+  }
+};
+
 const baseOf = tag =>
   String(tag ?? '')
     .trim()
@@ -68,6 +83,26 @@ export const loadI18n = async () => {
     });
   };
   const colorText = color => t(`color.${color}`);
+  const letters = t('piece.letters');
+  /** A SAN move with the language's piece letters (the wire keeps English SAN). */
+  const localSan = san => {
+    if (letters.length !== EN_LETTERS.length || letters === EN_LETTERS) return san;
+    const swap = l => letters[EN_LETTERS.indexOf(l)] ?? l;
+    return san.replace(/^[KQRBN]/, swap).replace(/=([QRBN])/, (_, l) => `=${swap(l)}`);
+  };
+  const lists = new Intl.ListFormat(lang, { style: 'long', type: 'conjunction' });
+  /** A parameter of a sentence in words (the same rules as src/bridge/i18n/messages.ts). */
+  const paramText = (name, v, san) => {
+    if (typeof v === 'number') return v;
+    if (COLOR_PARAMS.has(name)) return colorText(v);
+    if (PIECE_PARAMS.has(name)) return t(`piece.${v}`);
+    if (name === 'moves' && Array.isArray(v)) return v.map(san).join(' ');
+    if (name === 'orders' && Array.isArray(v)) return v.map(line => line.map(san).join(' ')).join(' / ');
+    if (name === 'touched' && Array.isArray(v))
+      return lists.format(v.map(p => t('piece.on', { piece: t(`piece.${p.piece}`), square: p.square })));
+    if (Array.isArray(v)) return lists.format(v.map(String));
+    return String(v);
+  };
   return {
     lang,
     languages: list.languages,
@@ -83,21 +118,62 @@ export const loadI18n = async () => {
       if (alert.evidence?.move) parts.push(t('alert.move', { move: alert.evidence.move }));
       return parts.join(' \u00b7 ');
     },
-    /** A SAN move with the language's piece letters (the wire keeps English SAN). */
-    localSan: san => {
-      const letters = t('piece.letters');
-      if (letters.length !== EN_LETTERS.length || letters === EN_LETTERS) return san;
-      const swap = l => letters[EN_LETTERS.indexOf(l)] ?? l;
-      return san.replace(/^[KQRBN]/, swap).replace(/=([QRBN])/, (_, l) => `=${swap(l)}`);
-    },
+    localSan,
+    /**
+     * A detail given as sentences (an alert's `text`, docs/i18n.md) in the language: each
+     * `detail.<key>` with its parameters; moves written by `san` (default: the language's letters).
+     */
+    detailText: (text, san = localSan) =>
+      text
+        .map(sentence => {
+          const params = {};
+          for (const [name, v] of Object.entries(sentence.params ?? {}))
+            params[name] = paramText(name, v, san);
+          return t(`detail.${sentence.key}`, params);
+        })
+        .join(' '),
+    /** The title of an article of the Laws (`7.5.1` → article 7's), in the language. */
+    articleTitle: article => t(`article.title.${String(article).split('.')[0]}`),
+    /** How moves are written: `letters` (the language's) by ?notation= or an earlier choice, else `figurine`. */
+    notation: () => chooseNotation(),
     /**
      * The page's own words: every element with `data-i18n="key"` gets the key's text, every one
-     * with `data-i18n-label="key"` its aria-label.
+     * with `data-i18n-label="key"` its aria-label, `data-i18n-title` its title and
+     * `data-i18n-placeholder` its placeholder. A page adds a text by adding the attribute and the
+     * key to every catalog.
      */
     translate: (root = document) => {
       for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
-      for (const el of root.querySelectorAll('[data-i18n-label]'))
-        el.setAttribute('aria-label', t(el.dataset.i18nLabel));
+      for (const [attribute, name] of [
+        ['data-i18n-label', 'aria-label'],
+        ['data-i18n-title', 'title'],
+        ['data-i18n-placeholder', 'placeholder'],
+      ])
+        for (const el of root.querySelectorAll(`[${attribute}]`))
+          el.setAttribute(name, t(el.getAttribute(attribute)));
+    },
+    /** A notation switch (figurines or letters) appended to `parent`; a choice reloads the page. */
+    mountNotationSwitch: parent => {
+      const label = document.createElement('label');
+      label.className = 'notation-switch';
+      label.textContent = `${t('ui.notation')} `;
+      const select = document.createElement('select');
+      select.id = 'notation-switch';
+      for (const value of ['figurine', 'letters'])
+        select.add(new Option(t(`ui.notation.${value}`), value, false, value === chooseNotation()));
+      select.addEventListener('change', () => {
+        try {
+          window.localStorage.setItem(NOTATION_KEY, select.value);
+        } catch {
+          // A page without storage keeps the choice in its address only.
+        }
+        const url = new URL(window.location.href);
+        url.searchParams.set('notation', select.value);
+        window.location.assign(url.toString());
+      });
+      label.append(select);
+      parent.append(label);
+      return select;
     },
     /** A language switch (a labelled select) appended to `parent`; a choice reloads the page in it. */
     mountSwitch: parent => {

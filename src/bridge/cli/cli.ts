@@ -91,7 +91,7 @@ export interface CliIo {
   /** Replays board scripts (`.cbs` files or folders of them); resolves to the exit code. */
   readonly replayScripts?: (paths: readonly string[], json: boolean) => Promise<number>;
   /** Replays game journals (`.jsonl`) through the supervisor; resolves to the exit code. */
-  readonly replayJournals?: (paths: readonly string[], json: boolean) => Promise<number>;
+  readonly replayJournals?: (paths: readonly string[], json: boolean, lang?: string) => Promise<number>;
   /** Replays raw board captures (`replay --driver D`) through the driver and the supervisor; the exit code. */
   readonly replayCaptures?: (paths: readonly string[], request: CaptureReplayRequest) => Promise<number>;
   /** This build's version (the package's). */
@@ -257,7 +257,10 @@ const replay = async (o: Options, io: CliIo): Promise<number> => {
     code = Math.max(code, await replayPgnFile(file, profile, json, io, lang));
   }
   if (journals.length > 0)
-    code = worse(code, io.replayJournals ? await io.replayJournals(journals, json) : missing(io, 'replay'));
+    code = worse(
+      code,
+      io.replayJournals ? await io.replayJournals(journals, json, lang) : missing(io, 'replay'),
+    );
   if (scripts.length > 0)
     code = worse(code, io.replayScripts ? await io.replayScripts(scripts, json) : missing(io, 'replay'));
   return code;

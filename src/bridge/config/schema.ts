@@ -255,7 +255,7 @@ export const HttpSchema = Section('The HTTP server: live PGN, web display, healt
     expects: 'a language of the catalogs: en, es (docs/i18n.md)',
     default: 'en',
     description:
-      "Language of the pages when the reader has not chosen one and the browser's languages have no catalog (docs/i18n.md)",
+      "Language of the pages when the reader has not chosen one and the browser's languages have no catalog, and of the sentences of the daemon's log (docs/i18n.md)",
   }),
   arbiter: Type.Optional(ArbiterCredentialsSchema),
   tls: Type.Optional(ServerTlsSchema),

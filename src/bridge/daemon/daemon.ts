@@ -592,6 +592,7 @@ export class Daemon {
       scheduler,
       now: this.ctx.now,
       log: this.ctx.log.child('bridge'),
+      language: config.http.language,
       extras: [requests$, info$, health$, refusals$, ...extras],
     });
   }

@@ -62,12 +62,16 @@ export const damageReport = (
   return ranges.length === 0 && cutTail === undefined ? undefined : { game, ranges, cutTail };
 };
 
-/** The report in words: every range, what it lost, and what was kept. */
-export const describeReport = (d: DamageReport, kept: number): string => {
-  const lost = d.ranges.reduce((n, r) => {
+/** How many records the damaged ranges lost. */
+const lostOf = (d: DamageReport): number =>
+  d.ranges.reduce((n, r) => {
     const l = lostSeqs(r);
     return n + (l === undefined ? 0 : l.to - l.from + 1);
   }, 0);
+
+/** The report in words: every range, what it lost, and what was kept. */
+export const describeReport = (d: DamageReport, kept: number): string => {
+  const lost = lostOf(d);
   const parts = d.ranges.map(describeDamage);
   if (d.cutTail !== undefined)
     parts.push(
@@ -87,6 +91,8 @@ export const damageAlert = (
   d: DamageReport,
   ctx: {
     readonly text: string;
+    /** The records kept. */
+    readonly kept: number;
     readonly at: number;
     readonly seq: number;
     readonly ply: number;
@@ -101,6 +107,8 @@ export const damageAlert = (
   ...(ctx.board === undefined ? {} : { board: ctx.board }),
   code: 'journal_damaged',
   message: ctx.text,
+  // What a reader of another language gets; the ranges stay in the English detail.
+  text: [{ key: 'journal.damaged', params: { count: ctx.kept, lost: lostOf(d) } }],
   evidence: { detail: ctx.text },
 });
 

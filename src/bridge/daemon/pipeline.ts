@@ -56,6 +56,8 @@ export interface PipelineDeps {
   /** The daemon's clock: observations and wakes share it. */
   readonly now: () => number;
   readonly log: Logger;
+  /** The language of the log's sentences (the venue's, `http.language`; default English). */
+  readonly language?: string;
   /** How long a board's state is held back to gather changes before it is published (ms, default 250). */
   readonly boardStateMs?: number;
   /** Other long-lived work sharing the subscription (requests, health, watchdog). */
@@ -115,7 +117,12 @@ export const gameLane$ = (lane: GameLane, deps: PipelineDeps): Observable<unknow
       connect(steps$ =>
         merge(
           steps$.pipe(
-            publishGame({ initial: lane.initialView, outputs: deps.outputs.forGame(), log }),
+            publishGame({
+              initial: lane.initialView,
+              outputs: deps.outputs.forGame(),
+              log,
+              ...(deps.language === undefined ? {} : { language: deps.language }),
+            }),
             tap(p => deps.games.stepped(slot, p.stepped.run, p.view)),
           ),
           steps$.pipe(

@@ -106,6 +106,7 @@ export const restoreGames = async (report: StartReport, ctx: RestoreContext): Pr
       ctx.outputs.forGame().alert(
         damageAlert(damage, {
           text,
+          kept: records.length,
           at: ctx.now(),
           seq: replayed.run.seq,
           ply: view.record.length,

@@ -137,6 +137,64 @@ export const offerText = (
   o: { readonly by: 'white' | 'black'; readonly status: string },
 ): string => t(lang, `offer.status.${o.status}`, { by: colorText(lang, o.by) });
 
+/** A sentence of a detail as it comes on the wire (`text`: src/engine/texts.ts). */
+export interface SentenceFields {
+  readonly key: string;
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+const COLOR_PARAMS = new Set(['color', 'opponent', 'claimant']);
+const PIECE_PARAMS = new Set(['piece', 'first', 'chosen', 'victim']);
+
+/** A list as the language writes one (`a2, b3 y c4`). */
+const listText = (lang: string, items: readonly string[]): string =>
+  new Intl.ListFormat(lang, { style: 'long', type: 'conjunction' }).format(items);
+
+/** One parameter in words: sides and pieces from the catalog, lists by locale, moves in its letters. */
+const paramText = (
+  lang: string,
+  name: string,
+  v: unknown,
+  san: (move: string) => string,
+): string | number => {
+  if (typeof v === 'number') return v;
+  if (COLOR_PARAMS.has(name)) return colorText(lang, String(v));
+  if (PIECE_PARAMS.has(name)) return t(lang, `piece.${String(v)}`);
+  if (name === 'moves' && Array.isArray(v)) return v.map(m => san(String(m))).join(' ');
+  if (name === 'orders' && Array.isArray(v))
+    return v.map(line => (line as unknown[]).map(m => san(String(m))).join(' ')).join(' / ');
+  if (name === 'touched' && Array.isArray(v))
+    return listText(
+      lang,
+      (v as { piece: string; square: string }[]).map(p =>
+        t(lang, 'piece.on', { piece: t(lang, `piece.${p.piece}`), square: p.square }),
+      ),
+    );
+  if (Array.isArray(v)) return listText(lang, v.map(String));
+  return String(v);
+};
+
+/**
+ * A sentence of a detail in words (`detail.<key>` with its parameters); moves as `san` writes
+ * them (default: the language's piece letters).
+ */
+export const sentenceText = (
+  lang: string,
+  s: SentenceFields,
+  san: (move: string) => string = m => localSan(lang, m),
+): string => {
+  const params: Record<string, string | number> = {};
+  for (const [name, v] of Object.entries(s.params)) params[name] = paramText(lang, name, v, san);
+  return t(lang, `detail.${s.key}`, params);
+};
+
+/** A detail given as sentences (`text` on the wire), in words: the sentences one after another. */
+export const detailText = (
+  lang: string,
+  text: readonly SentenceFields[],
+  san?: (move: string) => string,
+): string => text.map(s => sentenceText(lang, s, san)).join(' ');
+
 const EN_LETTERS = 'KQRBN';
 
 /**

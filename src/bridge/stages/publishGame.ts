@@ -8,6 +8,8 @@
  */
 import { type OperatorFunction, scan, tap } from 'rxjs';
 import type { GameEvent } from '../../engine/events.js';
+import type { Sentence } from '../../engine/texts.js';
+import { DEFAULT_LANG, detailText } from '../i18n/messages.js';
 import { type GameView, foldView } from '../game/gameView.js';
 import { makeAlertMessage, makeEventMessage } from '../wire/events.js';
 import type { Logger } from '../logger.js';
@@ -29,6 +31,8 @@ export interface PublishDeps {
   readonly initial: GameView;
   readonly outputs: GameOutputs;
   readonly log: Logger;
+  /** The language of the sentences in the log lines (codes stay as they are); default English. */
+  readonly language?: string;
 }
 
 export interface Published {
@@ -36,21 +40,27 @@ export interface Published {
   readonly view: GameView;
 }
 
+/** A detail in the log's language: the English `detail`, else rendered from its sentences. */
+const said = (lang: string, e: { readonly detail?: string; readonly text?: readonly Sentence[] }): string =>
+  lang === DEFAULT_LANG || e.text === undefined || e.text.length === 0
+    ? (e.detail ?? '')
+    : detailText(lang, e.text);
+
 /** One readable line per domain transition (STYLE 21); clocks are left to debug. */
-const describe = (e: GameEvent): string | undefined => {
+const describe = (e: GameEvent, lang: string): string | undefined => {
   switch (e.type) {
     case 'move':
       return `${e.game} ${Math.ceil(e.ply / 2)}${e.ply % 2 === 1 ? '.' : '...'} ${e.san} (seq ${e.seq})`;
     case 'correction':
       return `${e.game} correction from ply ${e.fromPly} (${e.reason}): ${e.moves.map(m => m.san).join(' ') || 'plies removed'}`;
     case 'alert':
-      return `${e.game} alert ${e.code}${e.grade ? ` (${e.grade})` : ''} [${e.article.edition} ${e.article.article}]: ${e.detail}`;
+      return `${e.game} alert ${e.code}${e.grade ? ` (${e.grade})` : ''} [${e.article.edition} ${e.article.article}]: ${said(lang, e)}`;
     case 'alert-withdrawn':
       return `${e.game} alert seq ${e.alert} (${e.code}) withdrawn: ${e.reason}`;
     case 'finding':
-      return `${e.game} finding on ply ${e.ply} (${e.breach ? e.grade : 'information'}) ${e.code} [${e.article.edition} ${e.article.article}]: ${e.detail}`;
+      return `${e.game} finding on ply ${e.ply} (${e.breach ? e.grade : 'information'}) ${e.code} [${e.article.edition} ${e.article.article}]: ${said(lang, e)}`;
     case 'claim':
-      return `${e.game} claim ${e.claim} by ${e.by}: ${e.status}`;
+      return `${e.game} claim ${e.claim} by ${e.by}: ${e.status}${e.detail === undefined ? '' : `: ${said(lang, e)}`}`;
     case 'offer':
       return `${e.game} draw offer by ${e.by}: ${e.status}`;
     case 'end':
@@ -77,7 +87,7 @@ export const publishGame =
           const alert = makeAlertMessage(e, { board: view.info.board, ply: view.record.length });
           if (alert !== undefined) deps.outputs.alert(alert);
           deps.outputs.boardEvent?.(view.info.board, e);
-          const line = describe(e);
+          const line = describe(e, deps.language ?? DEFAULT_LANG);
           if (line !== undefined) deps.log.info(line);
           else deps.log.debug(() => `${e.game} ${e.type} seq ${e.seq}`);
         }

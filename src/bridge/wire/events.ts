@@ -14,6 +14,8 @@ import type { Static } from '@sinclair/typebox';
 import type { AlertCode, GameEvent, MoveEventBody } from '../../engine/events.js';
 import type { ArticleRef, Color } from '../../engine/types.js';
 import type { EventMessage, MovePly, WireAlert, WireAlertEvidence, WireClocks } from './schema.js';
+import type { Sentence } from '../../engine/texts.js';
+import { Text } from './textSchema.js';
 import { alertCode, endDetail, endReason, wholeMs, wireWord } from './words.js';
 
 const article = (ref: ArticleRef): { article: string; edition: string } => ({
@@ -55,6 +57,12 @@ export const terminationWords = (reason: string): string => endReason(reason).te
 
 /** Alert codes of the engine as the wire's codes. */
 export const wireAlertCode = (code: AlertCode | 'claim'): string => alertCode(code);
+
+type WireText = Static<typeof Text>;
+
+/** The sentences of a detail (engine/texts.ts): already in the wire's spelling, copied. */
+const textWire = (text: readonly Sentence[]): WireText =>
+  text.map(s => ({ key: s.key, params: structuredClone(s.params) as WireText[number]['params'] }));
 
 type WireEvidence = Extract<EventMessage, { type: 'alert' }>['evidence'];
 
@@ -102,6 +110,7 @@ export const makeEventMessage = (e: GameEvent): EventMessage => {
         ply: e.ply ?? null,
         claimed: e.claimed === true,
         detail: e.detail,
+        text: textWire(e.text),
         evidence: evidenceWire(e.evidence),
       };
     case 'alert-withdrawn':
@@ -123,6 +132,7 @@ export const makeEventMessage = (e: GameEvent): EventMessage => {
         grade: e.grade,
         breach: e.breach,
         detail: e.detail,
+        text: textWire(e.text),
         evidence: evidenceWire(e.evidence),
       };
     case 'claim':
@@ -134,6 +144,7 @@ export const makeEventMessage = (e: GameEvent): EventMessage => {
         status: e.status,
         ...article(e.article),
         detail: e.detail ?? null,
+        ...(e.text === undefined ? {} : { text: textWire(e.text) }),
       };
     case 'offer':
       return {
@@ -195,6 +206,7 @@ export const makeAlertMessage = (e: GameEvent, ctx: AlertContext): WireAlert | u
       ...(e.ply === undefined ? {} : { ply: e.ply }),
       code: wireAlertCode(e.code),
       message: e.detail,
+      text: textWire(e.text),
       ...article(e.article),
       ...(e.grade === undefined ? {} : { grade: e.grade }),
       ...(e.claimed === true ? { claimed: true } : {}),
@@ -220,6 +232,7 @@ export const makeAlertMessage = (e: GameEvent, ctx: AlertContext): WireAlert | u
       ply: e.ply,
       code: wireAlertCode(e.code),
       message: e.detail,
+      text: textWire(e.text),
       ...article(e.article),
       finding: true,
       grade: e.grade,
@@ -237,6 +250,7 @@ export const makeAlertMessage = (e: GameEvent, ctx: AlertContext): WireAlert | u
       ...base,
       code: 'claim',
       message: e.detail ?? `${e.by} claims ${e.claim}`,
+      ...(e.text === undefined ? {} : { text: textWire(e.text) }),
       ...article(e.article),
       evidence: { claim_seq: e.seq, color: e.by, ...(e.detail === undefined ? {} : { detail: e.detail }) },
     };

@@ -28,6 +28,7 @@ import {
   Result,
 } from './primitives.js';
 import { WIRE_END_REASONS } from './words.js';
+import { Text } from './textSchema.js';
 
 export { BoardState, BridgeHealth, BridgeInfo, BridgeState, ResponseEnvelope } from './bridgeSchema.js';
 export type { ApiGame, ApiMove, ApiPlayer, ApiRound, ApiTournament } from './httpSchema.js';
@@ -113,6 +114,7 @@ export const AlertEvent = Type.Object(
     ply: nullable(Ply),
     claimed: Type.Boolean({ description: 'Raised on a player’s claim.' }),
     detail: Type.String({ description: 'One sentence for the arbiter.' }),
+    text: Type.Optional(Text),
     evidence: nullable(Evidence),
   },
   { ...closed, description: 'Something for the arbiter.' },
@@ -141,6 +143,7 @@ export const FindingEvent = Type.Object(
     grade: Grade,
     breach: Type.Boolean({ description: 'A breach of the Laws (false: information).' }),
     detail: Type.String(),
+    text: Type.Optional(Text),
     evidence: nullable(Evidence),
   },
   { ...closed, description: 'What the supervisor found on a move that is not an alert.' },
@@ -154,6 +157,7 @@ export const ClaimEvent = Type.Object(
     status: oneOf(['available', 'pending', 'valid', 'invalid'], 'Where the claim stands.'),
     ...Article,
     detail: nullable(Type.String()),
+    text: Type.Optional(Text),
   },
   closed,
 );
@@ -261,6 +265,7 @@ export const AlertMessage = Type.Object(
     board: Type.Optional(Type.String()),
     code: AlertCode,
     message: Type.String(),
+    text: Type.Optional(Text),
     article: Type.Optional(Article.article),
     edition: Type.Optional(Article.edition),
     grade: Type.Optional(Grade),

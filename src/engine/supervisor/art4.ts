@@ -21,11 +21,14 @@ import { rebase } from './rebase.js';
 import { positionAt } from './state.js';
 import { type Touch, type TurnTrace, madeWithin, traceTurn, turnOpenAt } from './touch.js';
 import { type Tx, emit, emitOnce, patch } from './tx.js';
+import { type Sentence, englishList, say } from '../texts.js';
 
 export interface Art4Alert {
   readonly code: AlertCode;
   readonly topic: ArticleTopic;
   readonly detail: string;
+  /** The detail as data (texts.ts). */
+  readonly text: Sentence;
   /** A breach (false: information for the arbiter, such as 4.5). */
   readonly breach: boolean;
   /**
@@ -106,6 +109,7 @@ const castlingOrder = (j: Judge, trace: TurnTrace): Art4Alert | undefined => {
     breach: true,
     grade: 'proven',
     detail: `${NAME[j.pos.turn]} touched the rook on ${sq(j.move.to)} before the king: castling on that side is not allowed on this move; the rook must be moved.`,
+    text: say('castling.rook_first', { color: j.pos.turn, square: sq(j.move.to) }),
   };
 };
 
@@ -133,6 +137,7 @@ const kingAndRook = (j: Judge, trace: TurnTrace): Art4Alert | undefined => {
         breach: true,
         grade: 'proven',
         detail: `${NAME[color]} touched the king and the rook on ${sq(rookSq)}: castling on that side was legal and had to be made.`,
+        text: say('castling.must_castle', { color, square: sq(rookSq) }),
       };
     }
     if (!legal && j.move.from !== kingSq && j.moves.some(m => m.from === kingSq)) {
@@ -142,6 +147,7 @@ const kingAndRook = (j: Judge, trace: TurnTrace): Art4Alert | undefined => {
         breach: true,
         grade: 'proven',
         detail: `${NAME[color]} touched the king and the rook on ${sq(rookSq)}; castling on that side is illegal, so another king move had to be made.`,
+        text: say('castling.illegal_king_touched', { color, square: sq(rookSq) }),
       };
     }
   }
@@ -160,6 +166,7 @@ const promotionChoice = (j: Judge, trace: TurnTrace): Art4Alert | undefined => {
     breach: true,
     grade: 'proven',
     detail: `A ${first} touched ${sq(j.move.to)} first: the promotion is to a ${first}, not a ${chosen}.`,
+    text: say('promotion.first_piece', { first, chosen, square: sq(j.move.to) }),
   };
 };
 
@@ -191,6 +198,7 @@ const release = (j: Judge, trace: TurnTrace): Art4Alert | undefined => {
         breach: true,
         grade: 'possible',
         detail: `The king was released on ${sq(p.square)}: only castling on that side may complete the move.`,
+        text: say('release.king', { square: sq(p.square) }),
       };
     }
     if (j.moves.some(m => m.from === p.origin && m.to === p.square)) {
@@ -200,6 +208,7 @@ const release = (j: Judge, trace: TurnTrace): Art4Alert | undefined => {
         breach: true,
         grade: 'possible',
         detail: `The piece from ${sq(p.origin)} was released on ${sq(p.square)}, a legal move, and then moved on: the move was ${sq(p.origin)}-${sq(p.square)}.`,
+        text: say('release.moved_on', { from: sq(p.origin), to: sq(p.square) }),
       };
     }
   }
@@ -211,7 +220,10 @@ const noLegalMove = (touched: readonly Touch[]): Art4Alert => ({
   topic: 'touchedPieceCannotMove',
   breach: false,
   grade: touched.every(t => t.own) ? 'proven' : 'possible',
-  detail: `The touched ${touched.map(label).join(', ')} cannot be moved or captured: any legal move may be made.`,
+  detail: `The touched ${englishList(touched.map(label))} cannot be moved or captured: any legal move may be made.`,
+  text: say('touch.no_legal_move', {
+    touched: touched.map(t => ({ piece: t.piece.role, square: sq(t.origin) })),
+  }),
 });
 
 /**
@@ -248,6 +260,12 @@ const touchMove = (j: Judge, trace: TurnTrace): Art4Alert | undefined => {
       breach: true,
       grade: 'proven',
       detail: `${who} touched the ${label(req)} first, which can be moved, but moved the piece from ${sq(from)}.`,
+      text: say('touch.own', {
+        color: j.pos.turn,
+        piece: req.piece.role,
+        square: sq(req.origin),
+        from: sq(from),
+      }),
     };
   }
   if (ownBefore.length === 0) {
@@ -260,6 +278,7 @@ const touchMove = (j: Judge, trace: TurnTrace): Art4Alert | undefined => {
       breach: true,
       grade: 'possible',
       detail: `${who} touched the opponent's ${label(req)}, which can be captured, but did not capture it.`,
+      text: say('touch.opponent', { color: j.pos.turn, victim: req.piece.role, square: sq(req.origin) }),
     };
   }
   const o1 = own[0];
@@ -273,6 +292,13 @@ const touchMove = (j: Judge, trace: TurnTrace): Art4Alert | undefined => {
       breach: true,
       grade: 'possible',
       detail: `${who} touched the ${label(o1)} and the opponent's ${label(v1)}: the capture ${sq(o1.origin)}x${sq(v1.origin)} had to be made.`,
+      text: say('touch.capture_due', {
+        color: j.pos.turn,
+        piece: o1.piece.role,
+        victim: v1.piece.role,
+        from: sq(o1.origin),
+        to: sq(v1.origin),
+      }),
     };
   }
   const req = touches.find(t => (t.own ? movable(j, t.origin) : capturable(j, t.origin)));
@@ -284,6 +310,13 @@ const touchMove = (j: Judge, trace: TurnTrace): Art4Alert | undefined => {
     breach: true,
     grade: req.own ? 'proven' : 'possible',
     detail: `${who} touched pieces of both colours; the ${label(req)} was the first that could be ${req.own ? 'moved' : 'captured'}.`,
+    text: req.own
+      ? say('touch.both_colours_move', { color: j.pos.turn, piece: req.piece.role, square: sq(req.origin) })
+      : say('touch.both_colours_capture', {
+          color: j.pos.turn,
+          victim: req.piece.role,
+          square: sq(req.origin),
+        }),
   };
 };
 
@@ -358,6 +391,7 @@ export const publishArt4 = (tx: Tx, m: PublishedMove, f: Art4Finding | undefined
     const article = citeTopic(profile, a.topic);
     const detail =
       onRequest && a.breach ? `${a.detail} The arbiter rules on it only if a player asks.` : a.detail;
+    const text = onRequest && a.breach ? [a.text, say('touch.on_request', {})] : [a.text];
     if (a.breach && (a.grade === 'proven' || alertGrade === 'possible')) {
       const before = tx.st.seq;
       emitOnce(tx, `art4:${m.ply}:${m.uci}:${a.code}:${article.article}`, at, {
@@ -368,6 +402,7 @@ export const publishArt4 = (tx: Tx, m: PublishedMove, f: Art4Finding | undefined
         grade: a.grade,
         ply: m.ply,
         detail,
+        text,
         evidence,
       });
       if (tx.st.seq > before) noteAlert(tx, tx.st.seq, a.code, m.ply);
@@ -383,6 +418,7 @@ export const publishArt4 = (tx: Tx, m: PublishedMove, f: Art4Finding | undefined
       grade: a.grade,
       breach: a.breach,
       detail,
+      text,
       evidence,
     });
     if (a.breach) unclaimed.push(a);
@@ -404,6 +440,7 @@ export const publishArt4 = (tx: Tx, m: PublishedMove, f: Art4Finding | undefined
         color: mover,
         ply: m.ply,
         detail: `${NAME[t.color]} touched a piece before the breach was claimed: the right to claim ${NAME[mover]}'s breach of Art. 4 is lost.`,
+        text: [say('touch.claim_lost', { color: t.color, opponent: mover })],
       });
       return false;
     }

@@ -21,6 +21,7 @@ import { onCorrection, onMove } from './moves.js';
 import { onUndecided, onUndecidedPress } from './undecided.js';
 import { moverOf } from './state.js';
 import { type Tx, emit, isOver, patch } from './tx.js';
+import { say } from '../texts.js';
 
 /** The last ply of the recognised game made by `side` (0: none). */
 export const lastPlyBy = (tx: Tx, side: Color): number => {
@@ -135,6 +136,13 @@ export const boardStep = (tx: Tx, e: BoardEvent): void => {
       grade: 'possible',
       breach: false,
       detail: `Plies ${first.ply}-${first.ply + moved.length - 1} (${moved.map(o => o.san).join(' ')}) were inferred from the board read again after a gap: another order may give the same board. Until the next move is seen made, a board that departs from them is a board mismatch, not an illegal move.`,
+      text: [
+        say('board.inferred', {
+          from_ply: first.ply,
+          to_ply: first.ply + moved.length - 1,
+          moves: moved.map(o => o.san),
+        }),
+      ],
     });
   } else if (!reread && first && tx.st.inferred === 'unconfirmed') patch(tx, { inferred: false });
   checkFlags(tx, e.at);
@@ -149,6 +157,7 @@ export const boardStep = (tx: Tx, e: BoardEvent): void => {
       article: citeTopic(tx.st.profile, 'adjusting'),
       color: e.side,
       detail: `${e.side === 'white' ? 'White' : 'Black'} announced an adjustment without having the move: only the player having the move may adjust (arbiter's discretion).`,
+      text: [say('adjust.without_move', { color: e.side })],
       evidence: { events: [e] },
     });
   }

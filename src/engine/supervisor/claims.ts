@@ -22,22 +22,31 @@ import { endWith } from './ending.js';
 import { claimIllegal } from './illegal.js';
 import { positionAt } from './state.js';
 import { type Tx, emit, patch } from './tx.js';
+import { type Sentence, say } from '../texts.js';
 
 type ClaimCommand = Extract<OperatorCommand, { kind: 'claim' }>;
 
 const NAME: Record<Color, string> = { white: 'White', black: 'Black' };
 
-const invalid = (tx: Tx, c: ClaimCommand, article: ArticleRef, detail: string): void => {
-  emit(tx, c.at, { type: 'claim', by: c.by, claim: c.claim, status: 'invalid', article, detail });
+const invalid = (tx: Tx, c: ClaimCommand, article: ArticleRef, detail: string, text: Sentence): void => {
+  emit(tx, c.at, {
+    type: 'claim',
+    by: c.by,
+    claim: c.claim,
+    status: 'invalid',
+    article,
+    detail,
+    text: [text],
+  });
 };
 
 /** An incorrect 9.2/9.3 claim: the penalty of the edition, and the claim stands as a draw offer (E09+). */
-const incorrect = (tx: Tx, c: ClaimCommand, detail: string): void => {
+const incorrect = (tx: Tx, c: ClaimCommand, detail: string, text: Sentence): void => {
   const { profile } = tx.st;
   const times = clocksAt(tx.st, c.at);
   const left = times ? (c.by === 'white' ? times.whiteMs : times.blackMs) : 0;
   const p = incorrectClaimPenalty(profile, left);
-  invalid(tx, c, p.article, detail);
+  invalid(tx, c, p.article, detail, text);
   addTime(tx, c.at, opposite(c.by), p.opponentGainsMs);
   addTime(tx, c.at, c.by, -Math.round(p.claimantLosesMs));
   if (profile.draws.claimCountsAsOffer && !tx.st.offer) {
@@ -60,6 +69,7 @@ const drawClaim = (tx: Tx, c: ClaimCommand, kind: 'threefold' | 'fiftyMoves'): v
       c,
       citeTopic(profile, topic),
       `Only the player having the move may claim; ${NAME[c.by]} does not have it.`,
+      say('claim.not_on_move', { color: c.by }),
     );
     return;
   }
@@ -70,6 +80,7 @@ const drawClaim = (tx: Tx, c: ClaimCommand, kind: 'threefold' | 'fiftyMoves'): v
       c,
       citeTopic(profile, 'drawClaimLostByTouch'),
       `${NAME[c.by]} touched a piece before claiming: the right to claim is lost on this move.`,
+      say('claim.touched_before', { color: c.by }),
     );
     return;
   }
@@ -81,6 +92,7 @@ const drawClaim = (tx: Tx, c: ClaimCommand, kind: 'threefold' | 'fiftyMoves'): v
         tx,
         c,
         `The intended move ${c.intended} is illegal; another move with the same piece must be made.`,
+        say('claim.intended_illegal', { given: c.intended }),
       );
       return;
     }
@@ -99,7 +111,14 @@ const drawClaim = (tx: Tx, c: ClaimCommand, kind: 'threefold' | 'fiftyMoves'): v
   }
   if (!holds) {
     const intended = c.intended ? `; ${c.intended} must be played` : '';
-    incorrect(tx, c, `The condition of the claim is not met${intended}.`);
+    incorrect(
+      tx,
+      c,
+      `The condition of the claim is not met${intended}.`,
+      c.intended
+        ? say('claim.condition_not_met_move', { given: c.intended })
+        : say('claim.condition_not_met', {}),
+    );
     return;
   }
   emit(tx, c.at, {
@@ -125,7 +144,13 @@ const flagClaim = (tx: Tx, c: ClaimCommand): void => {
     down = { white: st.reading.whiteMs <= 0, black: st.reading.blackMs <= 0 };
   }
   if (!down?.[opponent]) {
-    invalid(tx, c, article, `${NAME[opponent]}'s flag has not fallen.`);
+    invalid(
+      tx,
+      c,
+      article,
+      `${NAME[opponent]}'s flag has not fallen.`,
+      say('claim.flag_not_fallen', { opponent }),
+    );
     return;
   }
   emit(tx, c.at, { type: 'claim', by: c.by, claim: 'flag', status: 'valid', article });
@@ -160,6 +185,7 @@ const art4Claim = (tx: Tx, c: ClaimCommand): void => {
       last === 0
         ? `${NAME[opponent]} has made no move.`
         : `${NAME[c.by]} has touched a piece since ${NAME[opponent]}'s move: the right to claim is lost.`,
+      last === 0 ? say('claim.no_move', { opponent }) : say('claim.touched_since', { color: c.by, opponent }),
     );
     return;
   }
@@ -174,6 +200,7 @@ const art4Claim = (tx: Tx, c: ClaimCommand): void => {
     detail: s
       ? `${NAME[c.by]} claims a breach of Art. 4 on ply ${last}; the board shows it as possible: the arbiter rules.`
       : `${NAME[c.by]} claims a breach of Art. 4 on ply ${last}; the board shows none: the arbiter rules.`,
+    text: [say(s ? 'claim.art4_possible' : 'claim.art4_none', { color: c.by, ply: last })],
   });
   if (!s) {
     emit(tx, c.at, {
@@ -184,6 +211,7 @@ const art4Claim = (tx: Tx, c: ClaimCommand): void => {
       ply: last,
       claimed: true,
       detail: `${NAME[c.by]} claims a breach of Art. 4 by ${NAME[opponent]} on ply ${last}; the board shows no evidence of it.`,
+      text: [say('claim.art4_no_evidence', { color: c.by, opponent, ply: last })],
     });
     return;
   }
@@ -198,6 +226,7 @@ const art4Claim = (tx: Tx, c: ClaimCommand): void => {
       ply: s.ply,
       claimed: true,
       detail: a.detail,
+      text: [a.text],
       evidence: { events: s.events, fenBefore: s.fenBefore, move: s.move },
     });
   }
@@ -222,6 +251,7 @@ export const onClaim = (tx: Tx, c: ClaimCommand): void => {
           c,
           citeTopic(tx.st.profile, 'illegalMoveRegime', 'illegalMove'),
           'There is no illegal move to claim.',
+          say('claim.no_illegal_move', {}),
         );
       }
       return;

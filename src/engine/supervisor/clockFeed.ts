@@ -29,6 +29,7 @@ import { commitEndBefore } from './commit.js';
 import { endWith } from './ending.js';
 import { type SupervisorState, positionAt } from './state.js';
 import { type Tx, emit, emitOnce, patch } from './tx.js';
+import { say } from '../texts.js';
 
 /** The clock model for the settings' time control (undefined: no time control given). */
 export const makeClockModel = (
@@ -216,6 +217,7 @@ export const decideFlagOf = (
         article,
         color: side,
         detail: 'Both flags have fallen in an earlier period: the game continues.',
+        text: [say('flag.both_earlier', {})],
       });
       return;
     case 'nothing':
@@ -226,7 +228,8 @@ export const decideFlagOf = (
         code: 'flag',
         article,
         color: side,
-        detail: `${side === 'white' ? 'White' : 'Black'}'s flag has fallen; it counts only if ${decision.claimant} claims it (not to be announced to the players).`,
+        detail: `${side === 'white' ? 'White' : 'Black'}'s flag has fallen; it counts only if ${decision.claimant === 'white' ? 'White' : 'Black'} claims it (not to be announced to the players).`,
+        text: [say('flag.awaiting_claim', { color: side, claimant: decision.claimant })],
       });
       return;
     case 'arbiter':
@@ -235,7 +238,8 @@ export const decideFlagOf = (
         code: 'arbiter-decision-needed',
         article,
         color: side,
-        detail: `${side}'s flag has fallen; whether ${decision.winnerIfMate} can still checkmate is undecided: the arbiter rules.`,
+        detail: `${side === 'white' ? 'White' : 'Black'}'s flag has fallen; whether ${decision.winnerIfMate === 'white' ? 'White' : 'Black'} can still checkmate is undecided: the arbiter rules.`,
+        text: [say('flag.cannot_mate_undecided', { color: side, opponent: decision.winnerIfMate })],
       });
       return;
   }

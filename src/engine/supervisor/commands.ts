@@ -21,6 +21,7 @@ import { arbiterMoves } from './moves.js';
 import { rebase } from './rebase.js';
 import { moverOf, positionAt } from './state.js';
 import { type Tx, emit, isOver, patch } from './tx.js';
+import { say } from '../texts.js';
 
 type Arbiter = Extract<OperatorCommand, { kind: 'arbiter' }>;
 
@@ -116,6 +117,7 @@ const irregularity = (tx: Tx, by: Color, kind: 'twoHands' | 'otherHand', at: num
       article: citeTopic(profile, 'penalties'),
       color: by,
       detail: `${name} pressed the clock with the other hand: not an illegal move; the arbiter's discretion.`,
+      text: [say('hands.other_hand', { color: by })],
     });
     return;
   }
@@ -126,6 +128,7 @@ const irregularity = (tx: Tx, by: Color, kind: 'twoHands' | 'otherHand', at: num
       article: citeTopic(profile, 'oneHand'),
       color: by,
       detail: `${name} made a move with two hands: a breach of the one-hand rule, at the arbiter's discretion.`,
+      text: [say('hands.two_hands_discretion', { color: by })],
     });
     return;
   }
@@ -139,6 +142,7 @@ const irregularity = (tx: Tx, by: Color, kind: 'twoHands' | 'otherHand', at: num
     detail: once
       ? `${name}'s illegal move was also made with two hands: it counts once.`
       : `${name} made a move with two hands and pressed: penalised as an illegal move; the move stands.`,
+    text: [say(once ? 'hands.two_hands_counted_once' : 'hands.two_hands_illegal', { color: by })],
   });
   if (once) return;
   sanction(tx, by, at);
@@ -194,6 +198,7 @@ const arbiter = (tx: Tx, c: Arbiter): void => {
         code: 'clock-paused',
         article: citeTopic(profile, 'stopClocks'),
         detail: 'The arbiter paused the clock.',
+        text: [say('arbiter.paused', {})],
       });
       return;
     case 'resumeClock':
@@ -249,6 +254,7 @@ export const onLink = (tx: Tx, state: 'lost' | 'back', at: number, restart = fal
       article: citeTopic(tx.st.profile, 'stopClocks'),
       detail:
         'The link to the board is lost: moves made meanwhile are recovered from the board when it returns.',
+      text: [say('board.link_lost', {})],
     });
     return;
   }

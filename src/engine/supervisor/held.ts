@@ -18,6 +18,7 @@ import { attemptEvents, sensedFen } from './boardFacts.js';
 import { type BoardIrregularity, classifyBoard } from './irregular.js';
 import { positionAt } from './state.js';
 import { type Tx, emit, emitOnce, patch } from './tx.js';
+import { type Sentence, englishList, say } from '../texts.js';
 import { onUndecided } from './undecided.js';
 
 type MismatchOutput = Extract<RecognitionOutput, { type: 'mismatch' }>;
@@ -50,6 +51,7 @@ const pendingAlert = (tx: Tx, out: PendingOutput, at: number): void => {
       color: p.color,
       grade: 'proven',
       detail: `${NAME[p.color]}'s king stands on ${makeSquare(p.king)} but castling on that side is illegal: another king move must be made (castling on the other side if legal).`,
+      text: [say('castling.king_on_square', { color: p.color, square: makeSquare(p.king) })],
       evidence: {
         fenBefore: tipFen(tx),
         boardFen: sensedFen(tx.st.rec.sensed),
@@ -66,6 +68,7 @@ const pendingAlert = (tx: Tx, out: PendingOutput, at: number): void => {
       color: p.color,
       grade: 'proven',
       detail: `A pawn stands on ${makeSquare(p.to)}, which is not a legal promotion.`,
+      text: [say('promotion.not_legal', { square: makeSquare(p.to) })],
       evidence: { fenBefore: tipFen(tx), boardFen: sensedFen(tx.st.rec.sensed), squares: [makeSquare(p.to)] },
     });
   }
@@ -74,7 +77,7 @@ const pendingAlert = (tx: Tx, out: PendingOutput, at: number): void => {
 const irregularityAlert = (
   tx: Tx,
   irr: BoardIrregularity,
-): { code: AlertCode; article: ArticleRef; detail: string } | undefined => {
+): { code: AlertCode; article: ArticleRef; detail: string; text: Sentence[] } | undefined => {
   const { profile } = tx.st;
   const movesEach = Math.floor(tx.st.rec.game.length / 2);
   switch (irr.kind) {
@@ -83,6 +86,7 @@ const irregularityAlert = (
         code: 'king-capture',
         article: citeTopic(profile, 'kingCapture', 'illegalMove'),
         detail: `${NAME[irr.color]}'s king has been taken off the board.`,
+        text: [say('king.taken_off', { color: irr.color })],
       };
     case 'coloursReversed': {
       const limit = profile.irregularities.coloursReversedNewGameBeforeMoves;
@@ -93,6 +97,9 @@ const irregularityAlert = (
         detail: newGame
           ? `The colours are reversed after ${movesEach} moves each: a new game with the correct colours.`
           : `The colours are reversed after ${movesEach} moves each: the game continues unless the arbiter rules otherwise.`,
+        text: [
+          say(newGame ? 'colours_reversed.new_game' : 'colours_reversed.continue', { count: movesEach }),
+        ],
       };
     }
     case 'orientation':
@@ -101,6 +108,7 @@ const irregularityAlert = (
         article: citeTopic(profile, 'boardOrientation'),
         detail:
           'The board is turned round: the position is transferred to a correctly placed board and the game continues.',
+        text: [say('board.turned', {})],
       };
     case 'wrongInitialPosition': {
       const deadline = profile.irregularities.setupClaimDeadlineMoves;
@@ -113,15 +121,21 @@ const irregularityAlert = (
           'wrongInitialPosition',
         ),
         detail: late
-          ? `Pieces on ${irr.squares.map(makeSquare).join(', ')} were set up wrongly; after ${movesEach} moves each no claim is possible (castling with a misplaced king or rook is not allowed).`
-          : `Pieces on ${irr.squares.map(makeSquare).join(', ')} were set up wrongly: the game is annulled and a new game played.`,
+          ? `Pieces on ${englishList(irr.squares.map(makeSquare))} were set up wrongly; after ${movesEach} moves each no claim is possible (castling with a misplaced king or rook is not allowed).`
+          : `Pieces on ${englishList(irr.squares.map(makeSquare))} were set up wrongly: the game is annulled and a new game played.`,
+        text: [
+          late
+            ? say('setup.late', { squares: irr.squares.map(makeSquare), count: movesEach })
+            : say('setup.new_game', { squares: irr.squares.map(makeSquare) }),
+        ],
       };
     }
     case 'displaced':
       return {
         code: 'displaced-pieces',
         article: citeTopic(profile, 'displacedPieces'),
-        detail: `Pieces displaced on ${irr.squares.map(makeSquare).join(', ')}: the player who displaced them restores them on his own time.`,
+        detail: `Pieces displaced on ${englishList(irr.squares.map(makeSquare))}: the player who displaced them restores them on his own time.`,
+        text: [say('displaced.restore', { squares: irr.squares.map(makeSquare) })],
       };
   }
 };
@@ -171,11 +185,17 @@ export const mismatchAlert = (tx: Tx, out: MismatchOutput, at: number): void => 
           code: 'board-mismatch' as const,
           article: citeTopic(st.profile, 'displacedFoundLater'),
           detail: `The board does not show the game's position after ply ${out.ply} (${out.reason}).`,
+          text: [
+            say(out.reason === 'ambiguous' ? 'board.differs_ambiguous' : 'board.differs_unreachable', {
+              ply: out.ply,
+            }),
+          ],
         }
       : {
           code: 'illegal-position' as const,
           article: citeTopic(st.profile, 'illegalMove'),
           detail: `The board shows no legal position after ply ${out.ply}; it becomes an illegal move if the clock is pressed.`,
+          text: [say('board.no_legal_position', { ply: out.ply })],
         });
   emitOnce(tx, `mismatch:${out.ply}:${st.epoch}:${alert.code}`, at, {
     type: 'alert',

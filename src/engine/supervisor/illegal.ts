@@ -26,6 +26,7 @@ import { attemptEvents, sensedFen } from './boardFacts.js';
 import { positionAt } from './state.js';
 import { holdAlert, mismatchAlert } from './held.js';
 import { type Tx, emit, patch } from './tx.js';
+import { type Sentence, say } from '../texts.js';
 
 type MismatchOutput = Extract<RecognitionOutput, { type: 'mismatch' }>;
 
@@ -80,6 +81,7 @@ export const sanction = (tx: Tx, side: Color, at: number): void => {
           article: s.article,
           color: side,
           detail: `Whether ${NAME[opponent]} can still checkmate is undecided: the arbiter confirms the loss or rules a draw.`,
+          text: [say('illegal.cannot_mate_undecided', { opponent })],
         });
       }
       endWith(tx, at, makeOutcome('illegalMoves', opponent, profile).unwrap());
@@ -112,6 +114,7 @@ const illegalAlert = (
   code: AlertCode,
   article: ArticleRef,
   detail: string,
+  text: Sentence,
   out?: MismatchOutput,
 ): void => {
   const body: GameEventBody = {
@@ -120,6 +123,7 @@ const illegalAlert = (
     article,
     color: side,
     detail,
+    text: [text],
     evidence: {
       fenBefore: tipFen(tx),
       boardFen: sensedFen(tx.st.rec.sensed),
@@ -159,6 +163,7 @@ export const onIllegalPress = (tx: Tx, side: Color, at: number, out: MismatchOut
           'king-capture',
           citeTopic(profile, 'kingCapture', 'illegalMove'),
           `${NAME[side]} captured the king after an irregularity.`,
+          say('illegal.king_captured', { color: side }),
           out,
         );
       }
@@ -170,6 +175,7 @@ export const onIllegalPress = (tx: Tx, side: Color, at: number, out: MismatchOut
           color: side,
           detail:
             'A king was captured after an illegal move: the arbiter decides which irregularity is penalised.',
+          text: [say('illegal.king_captured_after_illegal', {})],
         });
       }
     }
@@ -206,6 +212,7 @@ export const onIllegalPress = (tx: Tx, side: Color, at: number, out: MismatchOut
       code,
       citeTopic(profile, 'illegalMoveRegime', 'illegalMove'),
       `${NAME[side]} completed an illegal move; it counts only if ${NAME[opposite(side)]} claims before making his move.`,
+      say('illegal.claim_only', { color: side, opponent: opposite(side) }),
       out,
     );
     return;
@@ -217,6 +224,7 @@ export const onIllegalPress = (tx: Tx, side: Color, at: number, out: MismatchOut
     code,
     article,
     `${NAME[side]} completed an illegal move: the position before it is reinstated.`,
+    say('illegal.reinstated', { color: side }),
     out,
   );
   const pending = out.pending;
@@ -244,6 +252,7 @@ export const onPressWithoutMove = (tx: Tx, side: Color, at: number): void => {
       article: citeTopic(profile, 'pressWithoutMove', 'illegalMove'),
       color: side,
       detail: `${NAME[side]} pressed the clock without making a move: penalised as an illegal move; his clock is restarted.`,
+      text: [say('press.illegal', { color: side })],
     });
     sanction(tx, side, at);
     if (!tx.st.ended) emitClock(tx, at);
@@ -255,6 +264,7 @@ export const onPressWithoutMove = (tx: Tx, side: Color, at: number): void => {
     article: citeTopic(profile, 'penalties'),
     color: side,
     detail: `${NAME[side]} pressed the clock without making a move: improper handling of the clock, at the arbiter's discretion.`,
+    text: [say('press.discretion', { color: side })],
   });
 };
 
@@ -272,6 +282,7 @@ export const claimIllegal = (tx: Tx, by: Color, at: number): boolean => {
       status: 'invalid',
       article,
       detail: 'Too late: the claimant has made his move, the illegal move stands.',
+      text: [say('claim.too_late', {})],
     });
     return true;
   }

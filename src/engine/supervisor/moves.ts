@@ -16,6 +16,7 @@ import { afterMoveMade } from './pending.js';
 import { syncPlies } from './plies.js';
 import { rebase } from './rebase.js';
 import { type Tx, emit, isOver, patch } from './tx.js';
+import { type Sentence, say } from '../texts.js';
 
 type CorrectionOutput = Extract<RecognitionOutput, { type: 'correction' }>;
 
@@ -95,6 +96,12 @@ export const onCorrection = (tx: Tx, out: CorrectionOutput): void => {
       article: citeTopic(tx.st.profile, 'displacedFoundLater'),
       color: tx.st.rec.game.turn,
       detail: `The board shows the position after ply ${out.fromPly - 1} again (${out.confidence === 'repeated' ? 'the latest of several plies with that position' : 'a unique match'}): plies from ${out.fromPly} are taken back.`,
+      text: [
+        say(out.confidence === 'repeated' ? 'board.takeback_repeated' : 'board.takeback_unique', {
+          ply: out.fromPly - 1,
+          from_ply: out.fromPly,
+        }),
+      ],
     });
   }
   for (const m of moves) afterMoveMade(tx, m);
@@ -118,21 +125,29 @@ export const onCorrection = (tx: Tx, out: CorrectionOutput): void => {
  */
 export const arbiterMoves = (tx: Tx, afterPly: number, sans: readonly string[], at: number): boolean => {
   const { game } = tx.st.rec;
-  const refuse = (why: string): false => {
+  const refuse = (why: string, text: Sentence): false => {
     emit(tx, at, {
       type: 'alert',
       code: 'arbiter-decision-needed',
       article: citeTopic(tx.st.profile, 'displacedFoundLater'),
       detail: `The moves given after ply ${afterPly} were not recorded: ${why}.`,
+      text: [text],
     });
     return false;
   };
   if (!Number.isInteger(afterPly) || afterPly < 0 || afterPly > game.length)
-    return refuse(`the game has ${game.length} plies`);
+    return refuse(
+      `the game has ${game.length} plies`,
+      say('arbiter.moves_not_recorded_length', { ply: afterPly, count: game.length }),
+    );
   let line = game.truncate(afterPly).unwrap();
   for (const san of sans) {
     const next = line.playSan(san, { at });
-    if (next.isErr) return refuse(`${san} is not a legal move after ply ${line.length}`);
+    if (next.isErr)
+      return refuse(
+        `${san} is not a legal move after ply ${line.length}`,
+        say('arbiter.moves_not_recorded_illegal', { ply: afterPly, given: san, to_ply: line.length }),
+      );
     line = next.value;
   }
   rebase(tx, line);

@@ -11,6 +11,7 @@
 import type { Position } from 'chessops';
 import type { ClockState } from '../clock.js';
 import type { EditionProfile } from '../editions.js';
+import type { Sentence } from '../texts.js';
 import type { ArticleTopic } from '../editions.js';
 import type { AlertCode, GameSettings, Grade } from '../events.js';
 import type { BoardEvent } from '../recognition/boardEvent.js';
@@ -92,6 +93,7 @@ export interface Suspicion {
     readonly code: AlertCode;
     readonly topic: ArticleTopic;
     readonly detail: string;
+    readonly text: Sentence;
     readonly grade: Grade;
   }[];
   readonly events: readonly BoardEvent[];

@@ -18,6 +18,7 @@ import type { Color } from '../types.js';
 import { noteAlert } from './art4.js';
 import { positionAt } from './state.js';
 import { type Tx, emit, patch } from './tx.js';
+import { say } from '../texts.js';
 
 const NAME: Record<Color, string> = { white: 'White', black: 'Black' };
 
@@ -87,6 +88,7 @@ export const onTouch = (
       article: citeTopic(profile, 'article4ClaimLost'),
       color: breach.by,
       detail: `${NAME[color]} touched a piece on ${makeSquare(e.square)}: the right to claim ${NAME[breach.by]}'s breach of Art. 4 is lost.`,
+      text: [say('touch.claim_lost_square', { color, opponent: breach.by, square: makeSquare(e.square) })],
       evidence: { events: [e] },
     });
   }

@@ -16,6 +16,7 @@ import { pressFor } from './clockFeed.js';
 import { attemptEvents, sensedFen } from './boardFacts.js';
 import { positionAt } from './state.js';
 import { type Tx, emitOnce, patch } from './tx.js';
+import { say } from '../texts.js';
 
 type MismatchOutput = Extract<RecognitionOutput, { type: 'mismatch' }>;
 
@@ -33,6 +34,16 @@ export const onUndecided = (tx: Tx, out: MismatchOutput, at: number = out.at): v
     article: citeTopic(st.profile, 'displacedFoundLater'),
     color: positionAt(st, orders.root).turn,
     detail: `The board shows a legal position that ${orders.total} move orders reach after ply ${orders.root} (${lines.join(' / ')}${orders.total > lines.length ? ` and ${orders.total - lines.length} more` : ''}): the arbiter decides which was played. No illegal move.`,
+    text: [
+      orders.total > lines.length
+        ? say('board.orders_more', {
+            count: orders.total,
+            ply: orders.root,
+            orders: orders.lines,
+            more: orders.total - lines.length,
+          })
+        : say('board.orders', { count: orders.total, ply: orders.root, orders: orders.lines }),
+    ],
     evidence: {
       fenBefore: st.rec.game.fenAt(orders.root),
       boardFen: sensedFen(st.rec.sensed),

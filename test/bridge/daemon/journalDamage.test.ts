@@ -49,8 +49,17 @@ describe('journal damage found at a restart', () => {
 
   it('makes one alert of the wire shape', () => {
     const report = damageReport('r1-b1', [RANGE], undefined, [])!;
-    const alert = damageAlert(report, { text: 'x', at: 1_700_000_000_000, seq: 0, ply: 16, board: 'b-1' });
+    const alert = damageAlert(report, {
+      text: 'x',
+      kept: 54,
+      at: 1_700_000_000_000,
+      seq: 0,
+      ply: 16,
+      board: 'b-1',
+    });
     expect(alert).toMatchObject({ code: 'journal_damaged', game: 'r1-b1', seq: 1, ply: 16, board: 'b-1' });
+    // The words for a reader of another language, from the counts.
+    expect(alert.text).toEqual([{ key: 'journal.damaged', params: { count: 54, lost: 1 } }]);
     expect(checkWire('alert', alert)).toEqual([]);
   });
 

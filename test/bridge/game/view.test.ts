@@ -104,6 +104,7 @@ describe('game events on the wire', () => {
       article: { edition: 'E23', article: '7.5.1' },
       color: 'white',
       detail: 'White completed an illegal move.',
+      text: [{ key: 'illegal.reinstated', params: { color: 'white' } }],
       evidence: { fenBefore: 'startpos', boardFen: '8/8', move: 'e1e3', squares: ['e1', 'e3'] },
     };
     expect(makeAlertMessage(illegal, { board: 'b-3', ply: 12 })).toEqual({
@@ -115,6 +116,7 @@ describe('game events on the wire', () => {
       board: 'b-3',
       code: 'illegal_move',
       message: 'White completed an illegal move.',
+      text: [{ key: 'illegal.reinstated', params: { color: 'white' } }],
       article: '7.5.1',
       edition: 'E23',
       evidence: {

@@ -1,10 +1,14 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { WEB_DIR } from '../../../src/bridge/web/paths.js';
 import type { TSchema } from '@sinclair/typebox';
 import {
   LANGUAGES,
   alertText,
   catalog,
   claimText,
+  detailText,
   endText,
   localSan,
   offerText,
@@ -12,7 +16,10 @@ import {
   t,
 } from '../../../src/bridge/i18n/messages.js';
 import { AlertEvent, ClaimEvent, EndEvent, OfferEvent } from '../../../src/bridge/wire/schema.js';
+import { Sentence } from '../../../src/bridge/wire/textSchema.js';
 import { WIRE_ALERT_CODES, WIRE_END_REASONS } from '../../../src/bridge/wire/words.js';
+import { TextParamsSchema } from '../../../src/bridge/wire/textSchema.js';
+import { TEXT_PARAMS } from '../../../src/engine/texts.js';
 
 /** The literal values of a `oneOf` field of a schema. */
 const valuesOf = (schema: TSchema, field: string): string[] =>
@@ -40,6 +47,8 @@ const contract = (): { key: string; fields: string[] }[] => [
   ...valuesOf(OfferEvent, 'status').map(s => ({ key: `offer.status.${s}`, fields: fieldsOf(OfferEvent) })),
   ...WIRE_END_REASONS.map(r => ({ key: `end.${r}`, fields: fieldsOf(EndEvent) })),
   { key: 'end.line', fields: fieldsOf(EndEvent) },
+  // Every sentence of a detail (`text`), with the parameters it carries.
+  ...Object.entries(TEXT_PARAMS).map(([key, params]) => ({ key: `detail.${key}`, fields: [...params] })),
 ];
 
 describe('message catalogs', () => {
@@ -60,6 +69,45 @@ describe('message catalogs', () => {
             if (!fields.includes(slot)) problems.push(`${lang}: ${key} names {${slot}}`);
       }
     expect(problems).toEqual([]);
+  });
+
+  it('know every sentence of the contract, and the schema every parameter a sentence carries', () => {
+    const keys = valuesOf(Sentence, 'key');
+    expect(keys.sort()).toEqual(Object.keys(TEXT_PARAMS).sort());
+    const named = fieldsOf(TextParamsSchema);
+    expect(
+      Object.values(TEXT_PARAMS)
+        .flat()
+        .filter(p => !named.includes(p)),
+    ).toEqual([]);
+    // And no key of a catalog's details is one the contract lacks.
+    const stray = Object.keys(catalog('en'))
+      .filter(k => k.startsWith('detail.') && !k.startsWith('detail.withdrawn.'))
+      .filter(k => !(k.slice('detail.'.length) in TEXT_PARAMS));
+    expect(stray).toEqual([]);
+  });
+
+  it('have every key the pages use (data-i18n attributes, t(…) calls with a literal key)', () => {
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap(d =>
+        d.isDirectory() ? files(join(dir, d.name)) : /\.(html|js)$/.test(d.name) ? [join(dir, d.name)] : [],
+      );
+    const used = new Set<string>();
+    for (const file of files(WEB_DIR)) {
+      // Comments (the usage examples) are not the page's text.
+      const text = readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(line => !/^\s*(\/\/|\*)/.test(line))
+        .join('\n');
+      for (const m of text.matchAll(/data-i18n(?:-label|-title|-placeholder)?="([^"]+)"/g)) used.add(m[1]!);
+      for (const m of text.matchAll(/\bt\('([\w.]+)'/g)) used.add(m[1]!);
+    }
+    expect(used.size).toBeGreaterThan(80);
+    for (const lang of Object.keys(LANGUAGES))
+      expect(
+        [...used].filter(key => catalog(lang)[key] === undefined),
+        lang,
+      ).toEqual([]);
   });
 
   it('have the same keys and the same slots in every language', () => {
@@ -91,6 +139,33 @@ describe('message catalogs', () => {
     );
     expect(offerText('en', { by: 'white', status: 'made' })).toBe('White offers a draw');
     expect(endText('es', 'flag')).toBe('pérdida por tiempo');
+    expect(
+      detailText('es', [
+        { key: 'touch.own', params: { color: 'white', piece: 'pawn', square: 'a2', from: 'g1' } },
+        { key: 'touch.on_request', params: {} },
+      ]),
+    ).toBe(
+      'Blancas tocaron primero el peón de a2, que podía moverse, pero movieron la pieza de g1. El árbitro solo decide si un jugador lo pide.',
+    );
+    expect(
+      detailText('es', [
+        {
+          key: 'touch.no_legal_move',
+          params: {
+            touched: [
+              { piece: 'rook', square: 'a1' },
+              { piece: 'knight', square: 'b1' },
+            ],
+          },
+        },
+        { key: 'board.inferred', params: { from_ply: 3, to_ply: 4, moves: ['Nf3', 'Nc6'] } },
+      ]),
+    ).toMatch(
+      /^Lo tocado \(la torre de a1 y el caballo de b1\) no puede.* Las jugadas 3-4 \(Cf3 Cc6\) se dedujeron/,
+    );
+    expect(detailText('en', [{ key: 'displaced.restore', params: { squares: ['d1', 'e1', 'f1'] } }])).toBe(
+      'Pieces displaced on d1, e1, and f1: the player who displaced them restores them on his own time.',
+    );
     expect(t('en', 'plies', { plies: 1 })).toBe('1 ply');
     expect(t('es', 'plies', { plies: 1234 })).toBe('1234 jugadas');
     expect(t('en', 'plies', { plies: 1234 })).toBe('1,234 plies');

@@ -181,6 +181,7 @@ describe('publishGame stage', () => {
       article: { edition: 'E23', article: '4.3.1' },
       color: 'black',
       detail: 'Black touched the knight on g8 and moved another piece.',
+      text: [{ key: 'touch.own', params: { color: 'black', piece: 'knight', square: 'g8', from: 'b8' } }],
     };
     const r = record(1, square(10, 28, false));
     createTestScheduler().run(({ hot, expectObservable }) => {
@@ -209,5 +210,27 @@ describe('publishGame stage', () => {
     expect(outcomes).toMatchObject([{ ok: true, record: r }]);
     expect(lines.some(l => l.includes('g1 1. e4 (seq 1)'))).toBe(true);
     expect(lines.some(l => l.includes('g1 alert touch-move [E23 4.3.1]'))).toBe(true);
+    expect(lines.some(l => l.includes('Black touched the knight on g8 and moved another piece.'))).toBe(true);
+
+    // In the venue's language (http.language), the sentence is rendered from its parameters.
+    const spanish = memoryLogger('info');
+    createTestScheduler().run(({ hot, expectObservable }) => {
+      const stepped = hot<Stepped>('a', { a: { run: initial(), events: [alert], record: undefined } });
+      const out$ = stepped.pipe(
+        publishGame({
+          initial: view0,
+          outputs: { event: () => undefined, alert: () => undefined, view: () => undefined },
+          log: spanish.logger,
+          language: 'es',
+        }),
+        map(p => p.view.seq),
+      );
+      expectObservable(out$).toBe('a', { a: 2 });
+    });
+    expect(spanish.lines.filter(l => l.includes('g1 alert touch-move [E23 4.3.1]'))).toEqual([
+      expect.stringContaining(
+        'Negras tocaron primero el caballo de g8, que podía moverse, pero movieron la pieza de b8.',
+      ),
+    ]);
   });
 });

@@ -52,6 +52,19 @@ const EVERY_EVENT: GameEvent[] = [
     ply: 3,
     claimed: true,
     detail: 'Two orders reach the board.',
+    text: [
+      {
+        key: 'board.orders',
+        params: {
+          count: 2,
+          ply: 2,
+          orders: [
+            ['e4', 'e5'],
+            ['e3', 'e6'],
+          ],
+        },
+      },
+    ],
     evidence: {
       events: [],
       fenBefore: move.fen,
@@ -65,7 +78,15 @@ const EVERY_EVENT: GameEvent[] = [
       ordersAfterPly: 2,
     },
   },
-  { ...env, seq: 8, type: 'alert', code: 'board-missing', article: art, detail: 'The link is lost.' },
+  {
+    ...env,
+    seq: 8,
+    type: 'alert',
+    code: 'board-missing',
+    article: art,
+    detail: 'The link is lost.',
+    text: [],
+  },
   { ...env, seq: 9, type: 'alert-withdrawn', alert: 7, code: 'board-mismatch', reason: 'resolved' },
   {
     ...env,
@@ -78,6 +99,7 @@ const EVERY_EVENT: GameEvent[] = [
     grade: 'possible',
     breach: true,
     detail: 'Rested on f3.',
+    text: [{ key: 'release.moved_on', params: { from: 'g1', to: 'f3' } }],
     evidence: { events: [], fenBefore: move.fen, move: 'g1f3' },
   },
   {

@@ -73,7 +73,7 @@ describe('digests', () => {
     [{ type: 'correction', fromPly: 2, moves: [], reason: 'takeback' }, 'correction 2 takeback'],
     [{ type: 'clock', whiteMs: 1, blackMs: 2, running: undefined }, 'clock 1 2 none'],
     [
-      { type: 'alert', code: 'touch-move', article: a, color: 'white', detail: '' },
+      { type: 'alert', code: 'touch-move', article: a, color: 'white', detail: '', text: [] },
       'alert touch-move 4.3.1 white',
     ],
     [

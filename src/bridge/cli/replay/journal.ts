@@ -11,20 +11,83 @@
  * A journal damaged inside is salvaged: its good records are replayed, each damaged range is
  * marked, and the exit code is 3 (DAMAGED) unless another journal could not be read at all (1).
  */
-import { describeDamage, lostSeqs, readJournalAll, type DamagedRange } from '../../journal/index.js';
+import {
+  describeDamage,
+  lostSeqs,
+  readJournalAll,
+  type DamagedRange,
+  type JournalHeader,
+} from '../../journal/index.js';
 import type { GameEvent } from '../../../engine/events.js';
 import type { SupervisorPort } from '../../game/engine.js';
 import { replayGameRun } from '../../game/gameRun.js';
 import { engineSettingsOf } from '../../game/gameSpecs.js';
-import { makeEventMessage } from '../../wire/events.js';
+import { makeEventMessage, wireAlertCode } from '../../wire/events.js';
+import { wireWord } from '../../wire/words.js';
+import type { Sentence } from '../../../engine/texts.js';
+import type { ArticleRef } from '../../../engine/types.js';
+import { DEFAULT_LANG, claimText, detailText, endText, localSan, offerText, t } from '../../i18n/messages.js';
 
 const time = (at: number): string => {
   const d = new Date(at);
   return Number.isFinite(d.getTime()) && at > 1e12 ? d.toISOString().slice(11, 23) : `${Math.round(at)} ms`;
 };
 
+/**
+ * One line for a person in another language than English: codes and articles as they are, the
+ * sentences, claims, offers and endings from the catalogs, moves with the language's letters.
+ */
+const describeIn = (lang: string, e: GameEvent): string => {
+  const said = (x: { readonly detail?: string; readonly text?: readonly Sentence[] }): string =>
+    x.text === undefined || x.text.length === 0 ? (x.detail ?? '') : detailText(lang, x.text);
+  const cite = (a: ArticleRef): string =>
+    `[${t(lang, 'article', { edition: a.edition, article: a.article })}]`;
+  switch (e.type) {
+    case 'move':
+      return `${Math.ceil(e.ply / 2)}${e.ply % 2 === 1 ? '.' : '...'} ${localSan(lang, e.san)}`;
+    case 'alert':
+      return `${t(lang, 'ui.alert').toUpperCase()} ${wireAlertCode(e.code)} ${cite(e.article)} ${said(e)}`;
+    case 'finding':
+      return `${t(lang, 'ply', { ply: e.ply })}: ${wireAlertCode(e.code)} ${cite(e.article)} ${said(e)}`;
+    case 'claim':
+      return `${claimText(lang, { by: e.by, claim: wireWord(e.claim), status: e.status })} ${cite(e.article)}${e.detail === undefined ? '' : ` ${said(e)}`}`;
+    case 'offer':
+      return offerText(lang, e);
+    case 'end':
+      return `${t(lang, 'end.line', { reason: endText(lang, wireWord(e.reason)), result: e.result })} ${cite(e.article)}`;
+    case 'correction':
+      return t(lang, 'digest.correction', {
+        ply: e.fromPly,
+        reason: t(lang, `correction.${wireWord(e.reason)}`),
+        moves: e.moves.map(m => localSan(lang, m.san)).join(' ') || t(lang, 'digest.plies_removed'),
+      });
+    case 'clock':
+    case 'alert-withdrawn':
+      return describeEvent(e);
+  }
+};
+
+/** The first line of a journal's text in another language than English. */
+const headerIn = (lang: string, header: JournalHeader): string => {
+  const p = header.settings.pairing;
+  return (
+    t(lang, 'digest.journal', {
+      game: header.game,
+      board: header.board || '-',
+      created: header.createdAt,
+      edition: header.settings.edition,
+      type: header.settings.gameType,
+      time_control: header.settings.timeControl,
+    }) +
+    (p === undefined
+      ? ''
+      : `: ${t(lang, 'digest.journal.pairing', { round: p.round, white: p.white.name, black: p.black.name })}`)
+  );
+};
+
 /** One line for a person. */
-export const describeEvent = (e: GameEvent): string => {
+export const describeEvent = (e: GameEvent, lang: string = DEFAULT_LANG): string => {
+  if (lang !== DEFAULT_LANG) return describeIn(lang, e);
   switch (e.type) {
     case 'move':
       return `move ${Math.ceil(e.ply / 2)}${e.ply % 2 === 1 ? '.' : '...'} ${e.san}`;
@@ -61,7 +124,7 @@ const lostCount = (damage: readonly DamagedRange[]): number =>
 
 export const replayJournals = async (
   paths: readonly string[],
-  options: { readonly json: boolean },
+  options: { readonly json: boolean; readonly lang?: string },
   engine: SupervisorPort,
   out: (line: string) => void,
   err: (line: string) => void,
@@ -82,7 +145,9 @@ export const replayJournals = async (
       { clock: false },
       records,
     );
-    if (!options.json) {
+    const lang = options.lang ?? DEFAULT_LANG;
+    if (!options.json && lang !== DEFAULT_LANG) out(headerIn(lang, header));
+    else if (!options.json) {
       const p = header.settings.pairing;
       out(
         `${header.game} on board ${header.board || '-'} (journal of ${header.createdAt}; ${header.settings.edition} ${header.settings.gameType}, ${header.settings.timeControl})` +
@@ -97,10 +162,21 @@ export const replayJournals = async (
     if (damage.length > 0 && code === 0) code = DAMAGED;
     for (const e of events) {
       if (options.json) out(JSON.stringify(makeEventMessage(e)));
-      else out(`${time(e.at)}  ${e.game} #${String(e.seq).padEnd(4)} ${describeEvent(e)}`);
+      else out(`${time(e.at)}  ${e.game} #${String(e.seq).padEnd(4)} ${describeEvent(e, options.lang)}`);
     }
     const last = records.at(-1);
-    if (!options.json)
+    if (!options.json && lang !== DEFAULT_LANG && damage.length === 0)
+      out(
+        `${t(lang, 'digest.journal.records', { records: records.length, events: events.length })}, ${
+          last?.type === 'finish'
+            ? t(lang, 'digest.journal.finished', {
+                result: last.result,
+                reason: endText(lang, wireWord(last.reason)),
+              })
+            : t(lang, 'digest.journal.unfinished')
+        }`,
+      );
+    else if (!options.json)
       out(
         `${records.length} records${damage.length > 0 ? ` (salvaged around ${damage.length} damaged range${damage.length === 1 ? '' : 's'}, ${lostCount(damage)} records lost)` : ''}, ${events.length} events${last?.type === 'finish' ? `, finished ${last.result} (${last.reason})` : ', unfinished'}`,
       );
