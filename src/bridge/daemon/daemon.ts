@@ -34,7 +34,7 @@ import { LANGUAGES } from '../i18n/messages.js';
 import { makePipeline$ } from './pipeline.js';
 import { SseHub, sseFilters } from '../web/sse.js';
 import { MQTT_BROWSER_BUNDLE, WEB_DIR } from '../web/paths.js';
-import { BoardRegistry } from './boards.js';
+import { BoardRegistry, boardsDocument } from './boards.js';
 import { type BoardOpener, makeBoardOpener } from './drivers.js';
 import { degradedReasons, notConnected } from './health.js';
 import { BoardLeds } from './leds.js';
@@ -266,6 +266,17 @@ export class Daemon {
       log: this.log('bridge:games'),
       onBoardBound: board => this.parts?.outputs?.boardState(board),
     });
+    boards.watch({
+      watch: config.watch,
+      gameUnderWay: id => {
+        const slot = games.get(id);
+        return slot?.phase === 'open' && !slot.run.ended && slot.view.record.length > 0;
+      },
+      gamePlacement: id => {
+        const view = games.get(id)?.view;
+        return view?.record.fenAt(view.record.length).split(' ')[0];
+      },
+    });
     // Parts are kept as soon as they exist, so a start that fails stops what it had started.
     const partial: Built = { journal, ledger, boards, games, ...(broker === undefined ? {} : { broker }) };
     this.parts = partial;
@@ -389,6 +400,7 @@ export class Daemon {
       host: config.http.host,
       port: this.ctx.httpPort ?? config.http.port,
       feed: () => outputs.feed(),
+      boards: () => boardsDocument(parts.boards, this.ctx.now()),
       staticDir: WEB_DIR,
       routes: [
         // The pages' event stream (docs/web.md) and the MQTT.js bundle they import.
@@ -498,6 +510,12 @@ export class Daemon {
       tap(() => outputs.info(parts.games.open().map(g => g.id))),
     );
     const health$ = interval(this.ctx.healthMs ?? 30_000, scheduler).pipe(tap(() => outputs.health()));
+    // Time alone makes a board not responding or its clock paused too long: judged every second.
+    const watch$ = interval(1000, scheduler).pipe(
+      tap(() => {
+        for (const id of parts.boards.ids()) if (parts.boards.refresh(id)) outputs.boardState(id);
+      }),
+    );
     // Refused requests are said once per period, summed up, never once a request.
     const refusals$ = interval(this.ctx.refusalsLogMs ?? 10_000, scheduler).pipe(
       tap(() => {
@@ -515,7 +533,7 @@ export class Daemon {
       scheduler,
       now: this.ctx.now,
       log: this.ctx.log.child('bridge'),
-      extras: [requests$, info$, health$, refusals$, ...extras],
+      extras: [requests$, info$, health$, watch$, refusals$, ...extras],
     });
   }
 
