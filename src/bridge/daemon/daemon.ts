@@ -421,6 +421,8 @@ export class Daemon {
       arbiter: {
         ...secrets.value,
         gate: this.requestGate,
+        // A pairings upload carries a whole TRF file (upload_pairings allows 1 000 000 characters).
+        maxBodyBytes: 4 * 1024 * 1024,
         ...(this.users === undefined ? {} : { users: this.users }),
         actions: makeArbiterActions({
           games: parts.games,
