@@ -297,11 +297,13 @@ export class GameRegistry {
     return this.pairings;
   }
 
-  /** Whether games of a round may begin: every round until the operator starts one, then the started ones. */
+  /**
+   * Whether games of a round may begin: every round until the operator sets one (round_control),
+   * then the started ones only (a round never started waits).
+   */
   private roundOpen(round: number): boolean {
     const state = this.roundStates.get(round);
-    if (state !== undefined) return state === 'started';
-    return ![...this.roundStates.values()].includes('started');
+    return state === undefined ? this.roundStates.size === 0 : state === 'started';
   }
 
   /** The operator starts, pauses or finishes a round; boards without a game look again. */

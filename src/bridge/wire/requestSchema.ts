@@ -243,7 +243,7 @@ export const REQUEST_SCHEMAS = {
         'start: its games begin as boards are set up; pause: no new game of it begins; finish: it is over, no game of it begins any more.',
       ),
     },
-    'Start, pause or finish a round (once a round is started, rounds never started wait).',
+    'Start, pause or finish a round (once one is, rounds never started wait).',
   ),
 } as const;
 
