@@ -14,6 +14,10 @@ import { CHROMIUM_PATH, launchChromium, screenshot, type Chromium } from '../sup
 import { closeAll, gameFrames, startWebStack, type PageElement, type WebStack } from './harness.js';
 import { Game } from '../../src/engine/game.js';
 import type { ImportedGame } from '../../src/engine/pgnRead.js';
+import type { ArbiterAction } from '../../src/bridge/http/arbiterRoutes.js';
+import { parsePairingsFile } from '../../src/bridge/pairings/fromFile.js';
+import { Result } from '../../src/engine/types.js';
+import { trfPlayerLine } from '../support/trf.js';
 
 const WAIT = { timeout: 10_000 };
 const watch = { notRespondingSeconds: 15, clockPausedSeconds: 300 };
@@ -25,12 +29,20 @@ const config = (id: string, number: number): BoardConfig => ({
   clock: true,
   number,
 });
+const OLGA = { user: 'olga', password: 'rounds-and-boards-77' };
+const TRF = [
+  '012 Open',
+  trfPlayerLine({ rank: 1, name: 'Alpha, Anna', rating: '2300', rounds: [['2', 'w', ' ']] }),
+  trfPlayerLine({ rank: 2, name: 'Bravo, Ben', rating: '2300', rounds: [['1', 'b', ' ']] }),
+  '',
+].join('\n');
 const FACE = { ms: 60_000, flagFallen: false, flagShown: false, timePerMove: false };
 
 describe.skipIf(!CHROMIUM_PATH)('boards page', () => {
   let stack: WebStack;
   let chrome: Chromium;
   let now = Date.now();
+  const actions: { name: string; user: string; role: string; body: unknown }[] = [];
   const registry = new BoardRegistry([config('dgt-1', 1), config('dgt-2', 2), config('dgt-3', 3)], () => now);
   registry.watch({ watch, gameUnderWay: () => true, gamePlacement: () => undefined });
 
@@ -41,7 +53,31 @@ describe.skipIf(!CHROMIUM_PATH)('boards page', () => {
   };
 
   beforeAll(async () => {
-    [stack, chrome] = await Promise.all([startWebStack({ sse: true }), launchChromium()]);
+    const act =
+      (name: string, answer: (body: Record<string, unknown>) => Result<unknown, Error>): ArbiterAction =>
+      request => {
+        actions.push({ name, user: request.actor.user, role: request.actor.role, body: request.body });
+        return Promise.resolve(answer(request.body as Record<string, unknown>));
+      };
+    [stack, chrome] = await Promise.all([
+      startWebStack({
+        sse: true,
+        arbiter: {
+          token: 'unused-token',
+          users: [{ name: OLGA.user, role: 'operator', secret: OLGA.password }],
+          actions: {
+            // The file's text read by the pairings file's parser, as the daemon does.
+            'upload-pairings': act('upload_pairings', body => {
+              const parsed = parsePairingsFile(`uploaded.${String(body.format)}`, String(body.text));
+              return parsed.isErr ? parsed : Result.ok({ pairings: parsed.value.length });
+            }),
+            'rebind-board': act('rebind_board', body => Result.ok(body)),
+            'round-control': act('round_control', body => Result.ok(body)),
+          },
+        },
+      }),
+      launchChromium(),
+    ]);
     const headers = new Map([
       ['White', 'Ju, Wenjun'],
       ['WhiteTitle', 'GM'],
@@ -152,6 +188,57 @@ describe.skipIf(!CHROMIUM_PATH)('boards page', () => {
     expect(await problems(page)).toEqual(['dgt-2:clock_paused', 'dgt-3:board_mismatch']);
     expect(await page.locator('#board-summary').textContent()).toBe('3 of 3 up');
     await screenshot(page, 'boards-1280');
+    await page.close();
+  });
+
+  it("sends the operator's forms with her own user: pairings, a board's table, a round", async () => {
+    const page = await chrome.newPage({ width: 1280, height: 800 });
+    await page.goto(stack.pageUrl('console/boards.html'));
+    await page.locator('#board-rows tr[data-board="dgt-3"]').waitFor(WAIT);
+    expect(await page.locator('#op-forms').isHidden()).toBe(true);
+    await page.locator('#op-user').fill(OLGA.user);
+    await page.locator('#op-password').fill(OLGA.password);
+    await page.locator('#op-login-button').click();
+    await page.locator('#op-forms').waitFor({ state: 'visible', ...WAIT });
+
+    const upload = page.locator('form[data-action="upload_pairings"]');
+    await upload.locator('textarea').fill(TRF.replace('2300', '23x0'));
+    await upload.locator('button[type="submit"]').click();
+    const refused = page.locator('#op-responses li[data-action="upload_pairings"][data-status="error"]');
+    await refused.waitFor(WAIT);
+    expect(await refused.textContent()).toContain("line 2, field 'rating (columns 49-52)'");
+    await upload.locator('textarea').fill(TRF);
+    await upload.locator('button[type="submit"]').click();
+    await page.locator('#op-responses li[data-action="upload_pairings"][data-status="ok"]').waitFor(WAIT);
+
+    const rebind = page.locator('form[data-action="rebind_board"]');
+    await rebind.locator('select').selectOption('dgt-3');
+    await rebind.locator('input[name="number"]').fill('7');
+    await rebind.locator('button[type="submit"]').click();
+    await page.locator('#op-responses li[data-action="rebind_board"][data-status="ok"]').waitFor(WAIT);
+
+    const round = page.locator('form[data-action="round_control"]');
+    await round.locator('input[name="round"]').fill('2');
+    await round.locator('button[value="pause"]').click();
+    await page.locator('#op-responses li[data-action="round_control"]').waitFor(WAIT);
+    expect(actions.map(a => `${a.name} ${a.user} ${a.role}`)).toEqual([
+      'upload_pairings olga operator',
+      'upload_pairings olga operator',
+      'rebind_board olga operator',
+      'round_control olga operator',
+    ]);
+    expect(actions[1]?.body).toMatchObject({ format: 'trf', text: TRF });
+    expect(actions[2]?.body).toMatchObject({ board_id: 'dgt-3', number: 7 });
+    expect(actions[3]?.body).toMatchObject({ round: 2, action: 'pause' });
+    const overflow = await page.evaluate(() => {
+      const w = globalThis as unknown as {
+        innerWidth: number;
+        document: { documentElement: { scrollWidth: number } };
+      };
+      return w.document.documentElement.scrollWidth - w.innerWidth;
+    });
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(page, 'boards-operator');
     await page.close();
   });
 });

@@ -3,13 +3,15 @@
 // responding, the game on it with its players, the clock, when it was last seen, serial,
 // firmware and battery; and an alert for every problem the daemon reports (a board missing, a
 // clock stopped too long while its game is under way, a board that does not show its game).
-// Read-only over MQTT or server-sent events, as the display reads.
+// Read over MQTT or server-sent events, as the display reads; the operator's forms (pairings,
+// rebinding, rounds) go to the HTTP actions with the operator's own user and password.
 //
 //   /ui/console/boards.html                     (MQTT on port 9001 of the page's host)
 //   /ui/console/boards.html?sse=/events         (server-sent events)
 
 import { connectionText, playerName } from '../shared/format.js';
 import { LiveConnection, readSettings } from '../shared/live.js';
+import { ACTION_LABELS, ActionSender } from './actions.js';
 
 const settings = readSettings();
 const $ = id => document.getElementById(id);
@@ -146,3 +148,98 @@ consoleLink.search = window.location.search;
 void live.start().catch(error => {
   connection.textContent = `Not connected: ${error.message}`;
 });
+
+// --- the operator's forms -----------------------------------------------------------------------
+// Sent as HTTP actions (`POST /api/arbiter/<action>`) with the operator's own user and password
+// (docs/security.md): upload pairings, give a board another table, start / pause / finish a round.
+// A refusal of the credentials locks the forms again.
+
+let sender = null;
+const opLogin = $('op-login');
+const opForms = $('op-forms');
+
+const setOperator = (user, password) => {
+  sender = user
+    ? new ActionSender({
+        mode: 'http',
+        api: new URL(window.location.href).searchParams.get('api') ?? '/api/arbiter/',
+        credentials: { kind: 'password', secret: password, user },
+      })
+    : null;
+  opLogin.hidden = Boolean(user);
+  opForms.hidden = !user;
+  $('op-who').textContent = user ?? '';
+  $('op-password').value = '';
+};
+
+const logResponse = (action, envelope) => {
+  const item = document.createElement('li');
+  item.dataset.action = action;
+  item.dataset.status = envelope.status;
+  const time = new Date().toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  const outcome =
+    envelope.status === 'ok'
+      ? `OK ${JSON.stringify(envelope.data ?? {})}`
+      : `Refused: ${envelope.error ?? 'no reason given'}`;
+  item.textContent = `${time} ${ACTION_LABELS[action] ?? action}: ${outcome}`;
+  $('op-responses').prepend(item);
+};
+
+opLogin.addEventListener('submit', event => {
+  event.preventDefault();
+  const user = $('op-user').value.trim();
+  const password = $('op-password').value;
+  if (!user || !password) {
+    $('op-login-error').textContent = 'Enter the user and the password.';
+    return;
+  }
+  $('op-login-error').textContent = '';
+  setOperator(user, password);
+});
+$('op-logout').addEventListener('click', () => setOperator(undefined));
+
+/** The boards of the rebind form, in hall order. */
+const refreshBoardChoices = () => {
+  const select = opForms.querySelector('select[name="board_id"]');
+  const ids = ordered().map(s => s.board);
+  if ([...select.options].map(o => o.value).join() === ids.join()) return;
+  const chosen = select.value;
+  select.replaceChildren(
+    ...ordered().map(state => {
+      const option = document.createElement('option');
+      option.value = state.board;
+      option.textContent = boardName(state);
+      return option;
+    }),
+  );
+  if (ids.includes(chosen)) select.value = chosen;
+};
+live.onBoard(refreshBoardChoices);
+
+opForms.querySelector('input[type="file"]').addEventListener('change', async event => {
+  const file = event.target.files?.[0];
+  if (!file) return;
+  const form = event.target.form;
+  form.elements.text.value = await file.text();
+  if (/\.csv$/i.test(file.name)) form.elements.format.value = 'csv';
+});
+
+for (const form of opForms.querySelectorAll('form.action')) {
+  form.addEventListener('submit', async event => {
+    event.preventDefault();
+    const action = form.dataset.action;
+    const fields = {};
+    for (const input of form.querySelectorAll('input[name], select[name], textarea[name]')) {
+      if (input.type === 'file' || input.value === '') continue;
+      fields[input.name] = input.type === 'number' ? Number(input.value) : input.value;
+    }
+    if (event.submitter?.name) fields[event.submitter.name] = event.submitter.value;
+    if (!sender) return;
+    const envelope = await sender.send(action, fields);
+    logResponse(action, envelope);
+    if (envelope.auth) {
+      setOperator(undefined);
+      $('op-login-error').textContent = `The server refused the credentials: ${envelope.error}`;
+    }
+  });
+}
