@@ -1,35 +1,31 @@
 /**
- * The board status an operator watches, end to end: `chessbridge run` reads an emulated DGT board
- * on a socat PTY; its cable is pulled and put back. The retained `boards/<board>/state` (a real
+ * The board status an operator watches, end to end: the daemon (in-process, with its own serial
+ * board opener) reads an emulated DGT board on a socat PTY; its cable is pulled and put back. The retained `boards/<board>/state` (a real
  * mosquitto) and `GET /api/boards` both go connected → lost (a `board_missing` problem) → back,
  * with the serial, the clock and the game on the board; every state conforms to the wire.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asyncScheduler, type Subscription } from 'rxjs';
+import { loadConfig } from '../../src/bridge/config/index.js';
+import { Daemon } from '../../src/bridge/daemon/daemon.js';
+import { engineSupervisor } from '../../src/bridge/game/engine.js';
+import { silentLogger } from '../../src/bridge/logger.js';
 import type { BoardState } from '../../src/bridge/mqtt/topics.js';
 import { checkWire } from '../../src/bridge/wire/schema.js';
 import { freePort, startMosquitto, type Mosquitto } from '../support/mosquitto.js';
 import { closeAllPtyPairs, trackPid } from '../support/pty.js';
-import {
-  killAllDaemons,
-  startDaemon,
-  startVenue,
-  subscribe,
-  waitFor,
-  writeConfig,
-  type DaemonProcess,
-  type Subscriber,
-  type Venue,
-} from './support.js';
+import { startVenue, subscribe, waitFor, writeConfig, type Subscriber, type Venue } from './support.js';
 
 const BASE = 'status';
 
 describe('board status over MQTT and HTTP while a cable is pulled and put back', () => {
   let broker: Mosquitto;
   let venue: Venue;
-  let daemon: DaemonProcess;
+  let daemon: Daemon;
+  let pipeline: Subscription;
   let sub: Subscriber;
   let dir: string;
   let http: string;
@@ -41,13 +37,23 @@ describe('board status over MQTT and HTTP while a cable is pulled and put back',
     sub = await subscribe(broker.url, [`${BASE}/boards/+/state`], 'status-sub');
     const httpPort = await freePort();
     http = `http://127.0.0.1:${httpPort}`;
-    daemon = startDaemon(
-      await writeConfig({ dir, venue, url: broker.url, base: BASE, clientId: 'status', httpPort }),
-    );
+    const path = await writeConfig({ dir, venue, url: broker.url, base: BASE, clientId: 'status', httpPort });
+    const config = (await loadConfig({ text: await readFile(path, 'utf8') })).unwrap();
+    daemon = new Daemon({
+      config,
+      log: silentLogger(),
+      engine: engineSupervisor(),
+      scheduler: asyncScheduler,
+      now: () => performance.timeOrigin + performance.now(),
+      version: '0.0.0-test',
+    });
+    await daemon.start();
+    pipeline = daemon.pipeline$().subscribe();
   });
 
   afterAll(async () => {
-    await killAllDaemons();
+    pipeline.unsubscribe();
+    await daemon.stop();
     await sub.close();
     await venue.stop();
     await closeAllPtyPairs();
@@ -98,6 +104,5 @@ describe('board status over MQTT and HTTP while a cable is pulled and put back',
     expect(back?.problems).toEqual([]);
     expect(back?.game).toBe(`r1-b${board.number}`);
     expect(sub.problems()).toEqual([]);
-    expect(await daemon.stop()).toBe(0);
   }, 90_000);
 });
