@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { asyncScheduler, Observable, type Subscriber, type Subscription } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/bridge/config/index.js';
+import { type Config, loadConfig } from '../../src/bridge/config/index.js';
 import { Daemon } from '../../src/bridge/daemon/daemon.js';
 import { engineSupervisor } from '../../src/bridge/game/engine.js';
 import { memoryLogger } from '../../src/bridge/logger.js';
@@ -61,6 +61,7 @@ describe('operator actions over MQTT and HTTP', () => {
   let daemon: Daemon;
   let pipeline: Subscription;
   let olga: MqttClient;
+  let config: Config;
   let memory: ReturnType<typeof memoryLogger>;
   const sinks = new Map<string, Subscriber<Observation>>();
   const responses = new Map<string, Envelope>();
@@ -99,9 +100,28 @@ describe('operator actions over MQTT and HTTP', () => {
       .filter(Boolean)
       .map(l => JSON.parse(l) as { action: string; source: string; result: Record<string, unknown> });
 
+  const makeDaemon = (config: Config): Daemon => {
+    memory = memoryLogger('info');
+    return new Daemon({
+      config,
+      log: memory.logger,
+      engine: engineSupervisor(),
+      scheduler: asyncScheduler,
+      now,
+      version: '0.0.0-test',
+      openBoard: board =>
+        new Observable<Observation>(s => {
+          sinks.set(board.id, s);
+          return () => sinks.delete(board.id);
+        }),
+      brokerPorts: { port: 0, wsPort: 0 },
+      httpPort: 0,
+    });
+  };
+
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'chessbridge-operator-'));
-    const config = (
+    config = (
       await loadConfig({
         text: [
           'tournament: { name: Open de Primavera, rounds: 2 }',
@@ -118,22 +138,7 @@ describe('operator actions over MQTT and HTTP', () => {
         ].join('\n'),
       })
     ).unwrap();
-    memory = memoryLogger('info');
-    daemon = new Daemon({
-      config,
-      log: memory.logger,
-      engine: engineSupervisor(),
-      scheduler: asyncScheduler,
-      now,
-      version: '0.0.0-test',
-      openBoard: board =>
-        new Observable<Observation>(s => {
-          sinks.set(board.id, s);
-          return () => sinks.delete(board.id);
-        }),
-      brokerPorts: { port: 0, wsPort: 0 },
-      httpPort: 0,
-    });
+    daemon = makeDaemon(config);
     await daemon.start();
     pipeline = daemon.pipeline$().subscribe();
     await waitFor(() => sinks.size === 2, 5000, 'the board sessions');
@@ -227,5 +232,17 @@ describe('operator actions over MQTT and HTTP', () => {
       'started',
       'finished',
     ]);
+
+    // A restarted daemon does the operations again from their journal: the pairings, the spare's
+    // table, the finished round.
+    pipeline.unsubscribe();
+    await daemon.stop();
+    daemon = makeDaemon(config);
+    await daemon.start();
+    pipeline = daemon.pipeline$().subscribe();
+    expect(daemon.games?.currentPairings()).toHaveLength(4);
+    expect(daemon.games?.numberOf('spare')).toBe(2);
+    expect(daemon.games?.rounds().get(1)).toBe('finished');
+    expect(memory.lines.join('\n')).toContain('operations journal: 6 operator actions done again');
   }, 60_000);
 });

@@ -44,6 +44,7 @@ import { GameRegistry } from './games.js';
 import { DaemonOutputs } from './outputs.js';
 import { BroadcastExport } from './broadcastExport.js';
 import { makeArbiterActions, makeRequestHandlers } from './requestHandlers.js';
+import { restoreOperations } from './operatorHandlers.js';
 import { restoreGames, type RestoreSummary } from './restore.js';
 
 export interface DaemonContext {
@@ -372,6 +373,8 @@ export class Daemon {
     partial.restored = restored;
     partial.addresses = { mqtt: brokerUrl ?? '', ws: wsUrl, http: undefined };
     if (config.http.enabled) await this.startWeb(partial, connection, outputs);
+    const operations = await restoreOperations({ games, config, log: this.log('bridge:requests') });
+    if (operations > 0) log.info(`operations journal: ${operations} operator actions done again`);
     partial.pairingsWatch = watchPairingsFile({
       config,
       log: this.log('bridge:pairings'),

@@ -335,11 +335,16 @@ export class GameRegistry {
       return Result.err(
         gameError('board', `board ${board} plays ${b.status.game}: stop that game first (stop_game)`),
       );
+    return Result.ok({ previous: this.giveNumber(board, number) });
+  }
+
+  /** Gives a board a table number (the board that had it gives it up, and is returned); no check. */
+  giveNumber(board: string, number: number): string | undefined {
     const previous = this.ctx.boards.ids().find(id => id !== board && this.numberOf(id) === number);
     if (previous !== undefined) this.numbers.set(previous, null);
     this.numbers.set(board, number);
     this.considerBoard(board);
-    return Result.ok({ previous });
+    return previous;
   }
 
   /** A board without a game whose serial has a pairing: start it once the pieces are set up. */

@@ -5,10 +5,14 @@
  * one done is written, with who did it, to the venue's operations journal
  * (`<journal.dir>/operations.jsonl`, one JSON line each, synced before the answer).
  *
+ * At start, `restoreOperations` does them again from that journal, so a restarted daemon keeps the
+ * uploaded pairings, the tables given and the rounds' states.
+ *
  *   const handlers = makeOperatorHandlers({ games, boards, config, log, sourceOf });
  *   await handlers.round_control({ round: 2, action: 'start' }, meta);   // Ok({ round: 2, state: 'started', … })
+ *   await restoreOperations({ games, config, log });                     // at start: 3 operations done again
  */
-import { open } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Result } from '@badrap/result';
 import type { Config } from '../config/index.js';
@@ -114,4 +118,56 @@ export const makeOperatorHandlers = (ctx: OperatorContext): Pick<RequestHandlers
       );
     },
   };
+};
+
+/** Does the operations journal's actions again (at start, before the boards are read); says how many. */
+export const restoreOperations = async (
+  ctx: Pick<OperatorContext, 'games' | 'config' | 'log'>,
+): Promise<number> => {
+  const path = join(ctx.config.journal.dir, 'operations.jsonl');
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    return 0; // none yet
+  }
+  let done = 0;
+  text.split('\n').forEach((line, i) => {
+    if (line.trim() === '') return;
+    let op: { action?: unknown; params?: Record<string, unknown> };
+    try {
+      op = JSON.parse(line) as typeof op;
+    } catch {
+      ctx.log.warn(`${path}: line ${i + 1} is not JSON (a write cut short?); left out`);
+      return;
+    }
+    const p = op.params ?? {};
+    switch (op.action) {
+      case 'upload_pairings': {
+        const parsed = parsePairingsFile(`uploaded.${String(p.format)}`, String(p.text));
+        if (parsed.isErr) {
+          ctx.log.warn(`${path}: line ${i + 1}: ${parsed.error.message}`);
+          return;
+        }
+        ctx.games.setPairings([...inlinePairings(ctx.config), ...parsed.value]);
+        break;
+      }
+      case 'rebind_board':
+        if (typeof p.board_id !== 'string' || typeof p.number !== 'number') return;
+        ctx.games.giveNumber(p.board_id, p.number);
+        break;
+      case 'round_control': {
+        const action = String(p.action);
+        if (typeof p.round !== 'number' || !(action === 'start' || action === 'pause' || action === 'finish'))
+          return;
+        ctx.games.setRound(p.round, ROUND_STATES[action]);
+        break;
+      }
+      default:
+        ctx.log.warn(`${path}: line ${i + 1}: unknown action ${JSON.stringify(op.action)}; left out`);
+        return;
+    }
+    done += 1;
+  });
+  return done;
 };
