@@ -44,7 +44,16 @@ export interface WebStackOptions {
   /** Serve /events from an SseHub. */
   readonly sse?: boolean;
   /** Serve /api/arbiter/<action> with these credentials and handlers. */
-  readonly arbiter?: { readonly token: string; readonly actions: Readonly<Record<string, ArbiterAction>> };
+  readonly arbiter?: {
+    readonly token: string;
+    readonly actions: Readonly<Record<string, ArbiterAction>>;
+    /** Users who log in with their own name and password (Basic), with their role. */
+    readonly users?: readonly {
+      readonly name: string;
+      readonly role: 'arbiter' | 'operator';
+      readonly secret: string;
+    }[];
+  };
   /** A broadcast delay: /api/broadcast names `<base>/public`, and /events/public serves it. */
   readonly delayMs?: number;
 }
@@ -148,7 +157,15 @@ export const startWebStack = async (options: WebStackOptions = {}): Promise<WebS
           }),
         }),
     ...(options.arbiter
-      ? { arbiter: { token: options.arbiter.token, actions: options.arbiter.actions } }
+      ? {
+          arbiter: {
+            token: options.arbiter.token,
+            actions: options.arbiter.actions,
+            ...(options.arbiter.users === undefined
+              ? {}
+              : { users: new UserDirectory(options.arbiter.users) }),
+          },
+        }
       : {}),
   });
   bound.port = (await server.start()).port;

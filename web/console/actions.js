@@ -17,6 +17,9 @@ export const ACTION_LABELS = {
   resync_board: 'Resync board',
   claim: 'Record a claim',
   set_moves: 'Record the moves',
+  upload_pairings: 'Upload pairings',
+  rebind_board: 'Give a board another table',
+  round_control: 'Round',
 };
 
 /** The HTTP route name of an action: `restore_position` → `restore-position`. */
@@ -37,7 +40,8 @@ export class ActionSender {
    * @param {'mqtt'|'http'} options.mode
    * @param {import('../shared/live.js').LiveConnection} [options.live] for MQTT requests
    * @param {string} [options.api] base URL of the HTTP actions (default `/api/arbiter/`)
-   * @param {{ kind: 'token'|'password', secret: string }} [options.credentials] for HTTP
+   * @param {{ kind: 'token'|'password', secret: string, user?: string }} [options.credentials] for HTTP
+   *   (a password goes with `user`, default `arbiter`)
    */
   constructor(options) {
     this.options = options;
@@ -68,7 +72,7 @@ export class ActionSender {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
-          authorization: authorizationHeader(credentials.kind, credentials.secret),
+          authorization: authorizationHeader(credentials.kind, credentials.secret, credentials.user),
         },
         body: JSON.stringify({ ...fields, transaction }),
         credentials: 'omit',

@@ -67,6 +67,8 @@ const findingsByGame = new Map();
 const MAX_FINDINGS = 100;
 
 $('secret-kind').hidden = mode === 'mqtt';
+// The boards page reads from the same place as this one.
+$('boards-link').search = window.location.search;
 
 const showStatus = status => {
   connection.dataset.status = status;

@@ -98,6 +98,7 @@ export class LiveConnection {
    * @param {string} options.base topic base
    * @param {boolean} [options.alerts] also follow `<base>/alerts`
    * @param {boolean} [options.responses] also follow `<base>/bridge/response/+` (needed for request())
+   * @param {boolean} [options.boards] also follow `<base>/boards/+/state` (the boards page)
    * @param {string} [options.username] MQTT credentials
    * @param {string} [options.password]
    */
@@ -108,7 +109,7 @@ export class LiveConnection {
     this.clientId = `web-${randomId()}`;
     this.status = 'connecting';
     this.daemon = 'unknown';
-    this.listeners = { status: new Set(), alert: new Set(), response: new Set() };
+    this.listeners = { status: new Set(), alert: new Set(), response: new Set(), board: new Set() };
     this.pending = new Map();
     this.lastResync = new Map();
     this.counter = 0;
@@ -129,6 +130,11 @@ export class LiveConnection {
   /** `listener(alert)` for every message on `<base>/alerts`. */
   onAlert(listener) {
     return this.on('alert', listener);
+  }
+
+  /** `listener(state)` for every board state on `<base>/boards/+/state` (needs `boards: true` over MQTT). */
+  onBoard(listener) {
+    return this.on('board', listener);
   }
 
   /** `listener(envelope, action)` for every response on `<base>/bridge/response/+`. */
@@ -169,13 +175,14 @@ export class LiveConnection {
   }
 
   filters() {
-    const { base, alerts, responses } = this.options;
+    const { base, alerts, responses, boards } = this.options;
     return [
       `${base}/games/+`,
       `${base}/games/+/events`,
       `${base}/bridge/state`,
       ...(alerts ? [`${base}/alerts`] : []),
       ...(responses ? [`${base}/bridge/response/+`] : []),
+      ...(boards ? [`${base}/boards/+/state`] : []),
     ];
   }
 
@@ -298,6 +305,10 @@ export class LiveConnection {
         waiting.resolve(envelope);
       }
       this.listeners.response.forEach(listener => listener(envelope, match[1]));
+    } else if (/^boards\/[^/]+\/state$/.test(rel)) {
+      const state = parseJson(text);
+      if (!state || typeof state.board !== 'string') return;
+      this.listeners.board.forEach(listener => listener(state));
     } else if (rel === 'bridge/state') {
       this.daemon = parseJson(text)?.state ?? 'unknown';
       this.listeners.status.forEach(listener => listener(this.status));

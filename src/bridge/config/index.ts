@@ -27,6 +27,7 @@ export type {
   DriverName,
   HttpConfig,
   BroadcastConfig,
+  WatchConfig,
   JournalConfig,
   LawsConfig,
   LiveChessConfig,

@@ -433,6 +433,26 @@ export const BroadcastSchema = Section(
   },
 );
 
+export const WatchSchema = Section(
+  'What the board status (MQTT boards/<board>/state, GET /api/boards, the console’s boards page) calls a problem (docs/operations.md)',
+  {
+    notRespondingSeconds: Type.Number({
+      minimum: 1,
+      maximum: 3600,
+      default: 15,
+      description:
+        'A board opened but not answering (its link still being set up) this long is `not_responding`, a missing board',
+    }),
+    clockPausedSeconds: Type.Number({
+      minimum: 5,
+      maximum: 86_400,
+      default: 300,
+      description:
+        'A clock stopped this long while its board’s game is under way (a move made, no result) is a `clock_paused` problem',
+    }),
+  },
+);
+
 export const RequestsSchema = Section(
   'Limits on requests (MQTT request topics and the HTTP arbiter actions; docs/operations.md)',
   {
@@ -558,6 +578,7 @@ export const ConfigSchema = Type.Object(
     broadcast: BroadcastSchema,
     requests: RequestsSchema,
     livechess: LiveChessSchema,
+    watch: WatchSchema,
     users: Type.Array(UserSchema, {
       default: [],
       description:
@@ -590,6 +611,7 @@ export type BrokerConfig = MqttConfig['broker'];
 export type HttpConfig = Config['http'];
 export type ArbiterCredentialsConfig = NonNullable<HttpConfig['arbiter']>;
 export type BroadcastConfig = Config['broadcast'];
+export type WatchConfig = Config['watch'];
 export type BoardConfig = Config['boards'][number];
 export type UserConfig = Config['users'][number];
 export type PairingConfig = Config['pairings'][number];

@@ -34,7 +34,7 @@ import { LANGUAGES } from '../i18n/messages.js';
 import { makePipeline$ } from './pipeline.js';
 import { SseHub, sseFilters } from '../web/sse.js';
 import { MQTT_BROWSER_BUNDLE, WEB_DIR } from '../web/paths.js';
-import { BoardRegistry } from './boards.js';
+import { BoardRegistry, boardsDocument } from './boards.js';
 import { type BoardOpener, makeBoardOpener } from './drivers.js';
 import { degradedReasons, notConnected } from './health.js';
 import { BoardLeds } from './leds.js';
@@ -44,6 +44,7 @@ import { GameRegistry } from './games.js';
 import { DaemonOutputs } from './outputs.js';
 import { PUBLIC_EVENTS_PATH, PublicOutputs, readPushToken } from './publicOutputs.js';
 import { makeArbiterActions, makeRequestHandlers } from './requestHandlers.js';
+import { restoreOperations } from './operatorHandlers.js';
 import { restoreGames, type RestoreSummary } from './restore.js';
 import type { LiveChessServer } from '../livechess/server.js';
 import { type LiveChessBoards, makeLiveChessApi } from './liveChessBoards.js';
@@ -295,6 +296,17 @@ export class Daemon {
       log: this.log('bridge:games'),
       onBoardBound: board => this.parts?.outputs?.boardState(board),
     });
+    boards.watch({
+      watch: config.watch,
+      gameUnderWay: id => {
+        const slot = games.get(id);
+        return slot?.phase === 'open' && !slot.run.ended && slot.view.record.length > 0;
+      },
+      gamePlacement: id => {
+        const view = games.get(id)?.view;
+        return view?.record.fenAt(view.record.length).split(' ')[0];
+      },
+    });
     // Parts are kept as soon as they exist, so a start that fails stops what it had started.
     const partial: Built = { journal, ledger, boards, games, ...(broker === undefined ? {} : { broker }) };
     this.parts = partial;
@@ -399,6 +411,8 @@ export class Daemon {
     partial.restored = restored;
     partial.addresses = { mqtt: brokerUrl ?? '', ws: wsUrl, http: undefined };
     if (config.http.enabled) await this.startWeb(partial, connection, outputs);
+    const operations = await restoreOperations({ games, config, log: this.log('bridge:requests') });
+    if (operations > 0) log.info(`operations journal: ${operations} operator actions done again`);
     if (config.livechess.enabled) await this.startLiveChess(partial);
     partial.pairingsWatch = watchPairingsFile({
       config,
@@ -441,6 +455,7 @@ export class Daemon {
       port: this.ctx.httpPort ?? config.http.port,
       ...(this.httpTls === undefined ? {} : { tls: this.httpTls }),
       feed: () => outputs.feed(),
+      boards: () => boardsDocument(parts.boards, this.ctx.now()),
       staticDir: WEB_DIR,
       routes: [
         // The pages' event stream (docs/web.md) and the MQTT.js bundle they import.
@@ -464,6 +479,8 @@ export class Daemon {
       arbiter: {
         ...secrets.value,
         gate: this.requestGate,
+        // A pairings upload carries a whole TRF file (upload_pairings allows 1 000 000 characters).
+        maxBodyBytes: 4 * 1024 * 1024,
         ...(this.users === undefined ? {} : { users: this.users }),
         actions: makeArbiterActions({
           games: parts.games,
@@ -575,6 +592,12 @@ export class Daemon {
       tap(() => outputs.info(parts.games.open().map(g => g.id))),
     );
     const health$ = interval(this.ctx.healthMs ?? 30_000, scheduler).pipe(tap(() => outputs.health()));
+    // Time alone makes a board not responding or its clock paused too long: judged every second.
+    const watch$ = interval(1000, scheduler).pipe(
+      tap(() => {
+        for (const id of parts.boards.ids()) if (parts.boards.refresh(id)) outputs.boardState(id);
+      }),
+    );
     // Refused requests are said once per period, summed up, never once a request.
     const refusals$ = interval(this.ctx.refusalsLogMs ?? 10_000, scheduler).pipe(
       tap(() => {
@@ -593,7 +616,7 @@ export class Daemon {
       now: this.ctx.now,
       log: this.ctx.log.child('bridge'),
       language: config.http.language,
-      extras: [requests$, info$, health$, refusals$, ...extras],
+      extras: [requests$, info$, health$, watch$, refusals$, ...extras],
     });
   }
 

@@ -107,6 +107,9 @@ const JOURNALED: ReadonlySet<ObservationType> = new Set<ObservationType>([
   'eeprom-log',
 ]);
 
+/** A round as the operator set it (round_control). */
+export type RoundState = 'started' | 'paused' | 'finished';
+
 export type GameError = Error & {
   readonly kind: 'unknown-game' | 'not-open' | 'board' | 'exists' | 'journal';
 };
@@ -124,6 +127,10 @@ export class GameRegistry {
 
   /** The pairings boards take their next game from (the config's, then as a pairings file is re-read). */
   private pairings: readonly PairingConfig[];
+  /** Rounds the operator started, paused or finished (none: every round is played as paired). */
+  private readonly roundStates = new Map<number, RoundState>();
+  /** Table numbers the operator gave boards (null: the board gave its number up). */
+  private readonly numbers = new Map<string, number | null>();
 
   constructor(private readonly ctx: GameRegistryContext) {
     this.pairings = ctx.config.pairings;
@@ -285,14 +292,69 @@ export class GameRegistry {
     this.ctx.onBoardBound?.(board);
   }
 
+  /** The pairings in use (the config's and the pairings file's or upload's). */
+  currentPairings(): readonly PairingConfig[] {
+    return this.pairings;
+  }
+
+  /**
+   * Whether games of a round may begin: every round until the operator sets one (round_control),
+   * then the started ones only (a round never started waits).
+   */
+  private roundOpen(round: number): boolean {
+    const state = this.roundStates.get(round);
+    return state === undefined ? this.roundStates.size === 0 : state === 'started';
+  }
+
+  /** The operator starts, pauses or finishes a round; boards without a game look again. */
+  setRound(round: number, state: RoundState): void {
+    this.roundStates.set(round, state);
+    for (const b of this.ctx.boards.all()) this.considerBoard(b.config.id);
+  }
+
+  /** The rounds the operator has set, with their state. */
+  rounds(): ReadonlyMap<number, RoundState> {
+    return this.roundStates;
+  }
+
+  /** The table number a board plays: the operator's, else its configured one. */
+  numberOf(board: string): number | undefined {
+    const given = this.numbers.get(board);
+    if (given !== undefined) return given ?? undefined;
+    return this.ctx.boards.get(board)?.config.number;
+  }
+
+  /**
+   * The board plays the pairings of table `number` from now on; a board that had the number gives
+   * it up. Refused while the board has a game (stop it first).
+   */
+  rebind(board: string, number: number): Result<{ previous: string | undefined }, GameError> {
+    const b = this.ctx.boards.get(board);
+    if (b === undefined) return Result.err(gameError('board', `no board ${board} on this daemon`));
+    if (b.status.game !== undefined)
+      return Result.err(
+        gameError('board', `board ${board} plays ${b.status.game}: stop that game first (stop_game)`),
+      );
+    return Result.ok({ previous: this.giveNumber(board, number) });
+  }
+
+  /** Gives a board a table number (the board that had it gives it up, and is returned); no check. */
+  giveNumber(board: string, number: number): string | undefined {
+    const previous = this.ctx.boards.ids().find(id => id !== board && this.numberOf(id) === number);
+    if (previous !== undefined) this.numbers.set(previous, null);
+    this.numbers.set(board, number);
+    this.considerBoard(board);
+    return previous;
+  }
+
   /** A board without a game whose serial has a pairing: start it once the pieces are set up. */
   considerBoard(board: string): void {
     if (this.closing) return;
     const b = this.ctx.boards.get(board);
     if (b === undefined || b.status.game !== undefined) return;
     const pairing = nextPairing(
-      this.pairings,
-      { serial: b.status.serial, number: b.config.number },
+      this.pairings.filter(p => this.roundOpen(p.round)),
+      { serial: b.status.serial, number: this.numberOf(board) },
       this.finished,
     );
     if (pairing === undefined) return;

@@ -113,6 +113,11 @@ export class DaemonOutputs {
       },
       alert: m => {
         this.ctx.metrics?.countAlert(m.code);
+        // The board status shows the mismatch until the board shows the game's position again.
+        if (m.code === 'board_mismatch' && m.board !== undefined) {
+          this.ctx.boards.markMismatch(m.board);
+          this.boardState(m.board);
+        }
         this.ctx.publisher.publishAlert(withRestorePly(m));
       },
       view: v => this.view(v),

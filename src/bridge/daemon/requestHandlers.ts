@@ -33,6 +33,7 @@ import { journalSettingsOf, readableTimeControl } from '../game/gameSpecs.js';
 import { INITIAL_FEN } from 'chessops/fen';
 import { Game } from '../../engine/game.js';
 import { describeActor, refusalOf } from '../security/roles.js';
+import { makeOperatorHandlers } from './operatorHandlers.js';
 
 export interface HandlerContext {
   readonly games: GameRegistry;
@@ -94,6 +95,7 @@ const roundNumber = (round: string | undefined): number | undefined => {
 };
 
 export const makeRequestHandlers = (ctx: HandlerContext): RequestHandlers => ({
+  ...makeOperatorHandlers({ ...ctx, sourceOf: meta => sourceOf(ctx, meta) }),
   start_game: async req => {
     if (!isGameId(req.game_id)) return fail('game_id: letters, digits, - and _ only (at most 128)');
     let timeControl = ctx.config.laws.timeControl;

@@ -90,6 +90,11 @@ export interface HttpServerOptions {
    * 2000 ms). End long-lived streams (an SSE hub's `stop()`) first, or stop() waits this long.
    */
   readonly stopGraceMs?: number;
+  /**
+   * `GET /api/boards`: the status of every configured board (docs/http.md); none = 404. Not cached:
+   * it says how the boards stand at the moment of asking.
+   */
+  readonly boards?: () => unknown;
   /** Routes added at exact paths (see ExtraRoute); a reserved or repeated path is a TypeError at start. */
   readonly routes?: readonly ExtraRoute[];
 }
@@ -299,6 +304,15 @@ export class HttpServer {
         reply: textReply(200, text, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }),
       };
     }
+    const boards = this.opts.boards;
+    if (path === '/api/boards' && boards !== undefined)
+      return {
+        route: 'api',
+        reply: jsonReply(200, boards(), {
+          'cache-control': 'no-store',
+          'access-control-allow-origin': cors,
+        }),
+      };
     const ctx: RouteContext = { state: this.opts.feed(), now, files, headers: req.headers, cors };
     if (path === '/api/broadcast')
       return {

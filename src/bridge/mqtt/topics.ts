@@ -56,10 +56,28 @@ export interface BridgeHealth {
 /** `boards/<board>/state`: retained. */
 export interface BoardState {
   readonly board: string;
+  /** The board (table) number in the hall, when configured. */
+  readonly number: number | null;
   readonly link: 'connected' | 'lost' | 'resynchronising';
+  /** How the board stands for the operator (docs/mqtt.md). */
+  readonly status: 'connected' | 'idle' | 'lost' | 'not_responding';
+  /** What the operator is alerted to: `board_missing`, `clock_paused`, `board_mismatch`. */
+  readonly problems: readonly ('board_missing' | 'clock_paused' | 'board_mismatch')[];
   /** The game bound to this board, if any. */
   readonly game: string | null;
   readonly serial?: string;
+  readonly vendor: string | null;
+  readonly model: string | null;
+  readonly firmware: string | null;
+  readonly battery: { readonly percent: number | null; readonly charging: boolean | null } | null;
+  readonly clock: {
+    readonly present: boolean;
+    readonly running: 'left' | 'right' | null;
+    readonly stopped_since: number | null;
+    readonly battery_low: boolean;
+  } | null;
+  /** When the board last said anything (ms since the epoch). */
+  readonly last_seen: number | null;
   /** Board part of a FEN as the board sees it (may be illegal while pieces are in hand). */
   readonly placement?: string;
   /** Milliseconds since the Unix epoch. */

@@ -23,6 +23,9 @@ export const OPERATOR_ACTIONS: readonly RequestAction[] = [
   'stop_game',
   'bind_board',
   'resync_board',
+  'upload_pairings',
+  'rebind_board',
+  'round_control',
 ];
 
 const ALLOWED: { readonly [R in Role]: ReadonlySet<RequestAction> } = {

@@ -32,6 +32,7 @@ export const WIRE_CARRIERS: { readonly [N in WireName]: string } = {
   api_round: 'HTTP GET /api/rounds/N',
   api_game: 'HTTP GET /api/rounds/N/games/K',
   api_moves: 'HTTP GET /api/rounds/N/games/K/moves?from=P',
+  api_boards: 'HTTP GET /api/boards (not under the broadcast delay: no position)',
   replay_line: 'chessbridge replay --json (PGN files, board scripts, journals, captures)',
   healthz: 'HTTP GET /healthz',
   journal_header: 'the journal: line 1 of <journal.dir>/games/<game>.jsonl',

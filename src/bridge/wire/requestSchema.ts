@@ -213,6 +213,38 @@ export const REQUEST_SCHEMAS = {
     },
     'Show text on the clock attached to a board.',
   ),
+  upload_pairings: request(
+    {
+      format: oneOf(['trf', 'csv'] as const, 'FIDE TRF (Swiss-Manager, Vega) or CSV (docs/broadcast.md).'),
+      text: Type.String({
+        minLength: 1,
+        maxLength: 1_000_000,
+        description: 'The file’s text, as the pairing program exported it.',
+      }),
+    },
+    'Replace the pairings read from the pairings file with these (the config’s own pairings stay); a file that does not read changes nothing.',
+  ),
+  rebind_board: request(
+    {
+      board_id: boardId,
+      number: Type.Integer({
+        minimum: 1,
+        maximum: 9999,
+        description: 'The pairing (table) number the board plays from now on.',
+      }),
+    },
+    'Let a board play the pairings of another table number (a spare board for a broken one); the board that had the number gives it up.',
+  ),
+  round_control: request(
+    {
+      round: Type.Integer({ minimum: 1, maximum: 999, description: 'The round.' }),
+      action: oneOf(
+        ['start', 'pause', 'finish'] as const,
+        'start: its games begin as boards are set up; pause: no new game of it begins; finish: it is over, no game of it begins any more.',
+      ),
+    },
+    'Start, pause or finish a round (once one is, rounds never started wait).',
+  ),
 } as const;
 
 export type RequestAction = keyof typeof REQUEST_SCHEMAS;

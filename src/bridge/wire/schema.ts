@@ -10,7 +10,14 @@
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Value, type ValueError } from '@sinclair/typebox/value';
-import { BoardState, BridgeHealth, BridgeInfo, BridgeState, ResponseEnvelope } from './bridgeSchema.js';
+import {
+  ApiBoards,
+  BoardState,
+  BridgeHealth,
+  BridgeInfo,
+  BridgeState,
+  ResponseEnvelope,
+} from './bridgeSchema.js';
 import { HTTP_SCHEMAS } from './httpSchema.js';
 import { JournalHeaderLine, JournalObservation, JournalRecordLine } from './journalSchema.js';
 import { REQUEST_ACTIONS, REQUEST_SCHEMAS, type RequestAction } from './requestSchema.js';
@@ -30,7 +37,14 @@ import {
 import { WIRE_END_REASONS } from './words.js';
 import { Text } from './textSchema.js';
 
-export { BoardState, BridgeHealth, BridgeInfo, BridgeState, ResponseEnvelope } from './bridgeSchema.js';
+export {
+  ApiBoards,
+  BoardState,
+  BridgeHealth,
+  BridgeInfo,
+  BridgeState,
+  ResponseEnvelope,
+} from './bridgeSchema.js';
 export type { ApiGame, ApiMove, ApiPlayer, ApiRound, ApiTournament } from './httpSchema.js';
 
 export const Clocks = Type.Object(
@@ -348,6 +362,7 @@ export const WIRE_SCHEMAS = {
   api_round: HTTP_SCHEMAS.api_round,
   api_game: HTTP_SCHEMAS.api_game,
   api_moves: HTTP_SCHEMAS.api_moves,
+  api_boards: ApiBoards,
   replay_line: ReplayLine,
   healthz: HTTP_SCHEMAS.healthz,
   journal_header: JournalHeaderLine,

@@ -125,6 +125,9 @@ describe('parseRequest', () => {
         'set_time_control',
         'start_game',
         'stop_game',
+        'upload_pairings',
+        'rebind_board',
+        'round_control',
       ].sort(),
     );
     for (const action of REQUEST_ACTIONS) expect(REQUEST_SCHEMAS[action].additionalProperties).toBe(false);

@@ -91,6 +91,9 @@ describe('the ACL file', () => {
       'topic write hall/bridge/request/olga/stop_game',
       'topic write hall/bridge/request/olga/bind_board',
       'topic write hall/bridge/request/olga/resync_board',
+      'topic write hall/bridge/request/olga/upload_pairings',
+      'topic write hall/bridge/request/olga/rebind_board',
+      'topic write hall/bridge/request/olga/round_control',
     ]);
     expect(block('wall')).toEqual(['topic read hall/#']);
     for (const user of ['anna', 'olga', 'wall'])

@@ -16,7 +16,15 @@ describe('requests per role', () => {
   });
 
   it('lets an operator run boards and rounds but decide nothing', () => {
-    expect(actionsOf('operator')).toEqual(['start_game', 'stop_game', 'bind_board', 'resync_board']);
+    expect(actionsOf('operator')).toEqual([
+      'start_game',
+      'stop_game',
+      'bind_board',
+      'resync_board',
+      'upload_pairings',
+      'rebind_board',
+      'round_control',
+    ]);
     for (const a of [
       'set_result',
       'restore_position',
@@ -48,7 +56,7 @@ describe('actors', () => {
     expect(describeActor(actor)).toBe('mqtt role=operator user=olga client=web-1 address=192.0.2.4');
     expect(refusalOf(actor, 'start_game')).toBeUndefined();
     expect(refusalOf(actor, 'clock_text')).toBe(
-      'not allowed: olga (role operator) may not request clock_text (may: start_game, stop_game, bind_board, resync_board)',
+      'not allowed: olga (role operator) may not request clock_text (may: start_game, stop_game, bind_board, resync_board, upload_pairings, rebind_board, round_control)',
     );
     expect(refusalOf({ role: 'display', user: 'wall', transport: 'http' }, 'set_result')).toBe(
       'not allowed: wall (role display) may not request set_result (this role only reads)',

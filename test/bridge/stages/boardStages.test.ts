@@ -121,7 +121,7 @@ const clock: Observation = {
 };
 
 describe('BoardRegistry.stateVersion', () => {
-  it('changes with what the board state shows (link, serial, squares, game), not with clock readings', () => {
+  it('changes with what the board state shows (link, serial, squares, game, a clock found), not with clock readings', () => {
     const boards = new BoardRegistry([board], () => 0);
     const versions: number[] = [boards.stateVersion('b1')];
     const step = (o: Observation) => {
@@ -130,13 +130,14 @@ describe('BoardRegistry.stateVersion', () => {
     };
     step(identity(1));
     step(snapshot(2));
+    step(clock); // the first reading: a clock is there
     step(clock);
     step(snapshot(3)); // the same squares
     step(link(4, 'connected'));
     step(clock);
     boards.bind('b1', 'r1-b1');
     versions.push(boards.stateVersion('b1'));
-    expect(versions).toEqual([0, 1, 2, 2, 2, 3, 3, 4]);
+    expect(versions).toEqual([0, 1, 2, 3, 3, 3, 4, 4, 5]);
     // The same squares: the same placement (made once per squares array).
     const first = boards.stateOf('b1');
     expect(boards.stateOf('b1')?.placement).toBe(first?.placement);
