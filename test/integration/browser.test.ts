@@ -51,7 +51,7 @@ const PLIES = 12;
 /** The arbiter's token, given to the daemon in its environment only. */
 const TOKEN = 'acc7-7f3c9e1d5b2a4608';
 const PASSWORD = 'hall-b arbiter';
-const WAIT = { timeout: 20_000 };
+const WAIT = { timeout: 40_000 };
 
 interface Ply {
   readonly ply: number;

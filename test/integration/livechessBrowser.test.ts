@@ -51,7 +51,7 @@ describe.skipIf(!CHROMIUM_PATH)('a page with the Lichess board page logic', () =
     // As a user does on lichess.org: the API's address in local storage, before the page runs.
     await page.addInitScript(`localStorage.setItem('dgt-livechess-url', ${JSON.stringify(venue.url)})`);
     await page.goto(`${origin}/`);
-    await page.locator('#status', { hasText: 'playing' }).waitFor({ timeout: 20_000 });
+    await page.locator('#status', { hasText: 'playing' }).waitFor({ timeout: 40_000 });
     expect(await page.locator('#warning').textContent()).toBe('');
 
     const moves = page.locator('#moves li');
@@ -61,12 +61,12 @@ describe.skipIf(!CHROMIUM_PATH)('a page with the Lichess board page logic', () =
       ...move('e7', 'e5', 'p').map(s => ({ ...s, at: s.at + 600 })),
       ...move('g1', 'f3', 'N').map(s => ({ ...s, at: s.at + 1200 })),
     ]);
-    await moves.nth(2).waitFor({ timeout: 20_000 });
+    await moves.nth(2).waitFor({ timeout: 40_000 });
     expect(await shown()).toEqual(['e4', 'e5', 'Nf3']);
 
     // White takes the knight back: the page's list loses it.
     await venue.play(move('f3', 'g1', 'N'));
-    await moves.nth(2).waitFor({ state: 'detached', timeout: 20_000 });
+    await moves.nth(2).waitFor({ state: 'detached', timeout: 40_000 });
     expect(await shown()).toEqual(['e4', 'e5']);
     expect(chrome.errors).toEqual([]);
   }, 60_000);

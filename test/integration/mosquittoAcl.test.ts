@@ -281,12 +281,12 @@ describe('a hall behind mosquitto with the files of chessbridge broker-config', 
       if (await page.locator('#secret-kind').isVisible())
         await page.locator('input[name="kind"][value="password"]').check();
       await page.locator('#login-button').click();
-      await page.locator('#workspace').waitFor({ state: 'visible', timeout: 10_000 });
+      await page.locator('#workspace').waitFor({ state: 'visible', timeout: 40_000 });
       const resync = page.locator('form[data-action="resync_board"]');
       await resync.locator('input[name="board_id"]').fill('b1');
       await resync.locator('button[type="submit"]').click();
       const answer = page.locator('#response-log li[data-action="resync_board"]');
-      await answer.waitFor({ timeout: 15_000 });
+      await answer.waitFor({ timeout: 40_000 });
       expect(await answer.getAttribute('data-status')).toBe('ok');
       expect(chrome.errors).toEqual([]);
     } finally {

@@ -170,9 +170,9 @@ describe('TLS with a certificate of chessbridge cert', () => {
         `${a?.http ?? ''}/ui/display/board.html?game=${GAME}&mqtt=${encodeURIComponent(a?.ws ?? '')}`,
       );
       expect(page.url()).toMatch(/^https:/);
-      await page.locator('[data-name="white"]', { hasText: 'White, W' }).waitFor({ timeout: 20_000 });
+      await page.locator('[data-name="white"]', { hasText: 'White, W' }).waitFor({ timeout: 40_000 });
       for (const o of observationsOfGame(OPENING, { seed: 2, t0: now() + 50 })) sink?.next(o);
-      await page.locator('.move-list [data-ply="3"]').waitFor({ timeout: 20_000 });
+      await page.locator('.move-list [data-ply="3"]').waitFor({ timeout: 40_000 });
       expect(chrome.errors).toEqual([]);
     } else for (const o of observationsOfGame(OPENING, { seed: 2, t0: now() + 50 })) sink?.next(o);
     await waitFor(() => tlsSeen.length >= 3 && wssSeen.length >= 3, 15_000, 'three moves over mqtts and wss');

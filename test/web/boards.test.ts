@@ -19,7 +19,7 @@ import { parsePairingsFile } from '../../src/bridge/pairings/fromFile.js';
 import { Result } from '../../src/engine/types.js';
 import { trfPlayerLine } from '../support/trf.js';
 
-const WAIT = { timeout: 10_000 };
+const WAIT = { timeout: 40_000 };
 const watch = { notRespondingSeconds: 15, clockPausedSeconds: 300 };
 const config = (id: string, number: number): BoardConfig => ({
   id,

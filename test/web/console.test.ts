@@ -33,7 +33,7 @@ import {
   type WebStack,
 } from './harness.js';
 
-const WAIT = { timeout: 10_000 };
+const WAIT = { timeout: 40_000 };
 const BROKER = { username: 'arbiter', password: 'hall-a secret' };
 const TOKEN = 'tok-8d1e57c2';
 const AT_PLY = 24;

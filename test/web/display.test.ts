@@ -26,7 +26,7 @@ import {
   figurineSan,
 } from './harness.js';
 
-const WAIT = { timeout: 10_000 };
+const WAIT = { timeout: 40_000 };
 
 const catalogOf = (lang: string) =>
   JSON.parse(readFileSync(new URL(`../../web/shared/i18n/${lang}.json`, import.meta.url), 'utf8')) as Record<
@@ -129,7 +129,7 @@ describe.skipIf(!CHROMIUM_PATH)('web display', () => {
         return doc.querySelector('[data-clock="black"]')?.textContent !== before;
       },
       ticking,
-      { timeout: 4000 },
+      { timeout: 20_000 },
     );
     expect(await page.locator('[data-last-move]').textContent()).toBe(
       `Last move: 9. ${figurineSan(g.moveEvent(stepped + 1).san)}`,

@@ -15,7 +15,7 @@ import { CHROMIUM_PATH, launchChromium, screenshot, type Chromium } from '../sup
 import { sharedPath } from '../support/shared.js';
 import { closeAll, gameFrames, startWebStack, type PageElement, type WebStack } from './harness.js';
 
-const WAIT = { timeout: 10_000 };
+const WAIT = { timeout: 40_000 };
 const TOKEN = 'tok-sizes-41c9';
 const SIZES = [
   { width: 390, height: 844 },

@@ -11,7 +11,7 @@ import { CHROMIUM_PATH, launchChromium, type Chromium } from '../support/browser
 import { sharedPath } from '../support/shared.js';
 import { closeAll, gameFrames, placementOf, readPlacement, startWebStack, type WebStack } from './harness.js';
 
-const WAIT = { timeout: 10_000 };
+const WAIT = { timeout: 40_000 };
 const LIVE_PLIES = 20;
 const PUBLIC_PLIES = 6;
 
