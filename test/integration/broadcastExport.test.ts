@@ -33,6 +33,10 @@ import {
   type Venue,
 } from './support.js';
 
+const USERS = [
+  { name: 'anna', role: 'arbiter', secret: 'Ochre-Lantern-Bishop-58' },
+  { name: 'hall', role: 'display', secret: 'Quiet-Harbour-Knight-31' },
+] as const;
 const SPEED = 8;
 const BASE = 'bexport';
 const DELAY_MS = 6_000;
@@ -95,6 +99,7 @@ describe('folder export with a broadcast delay', () => {
     lichess = await startLichessServer({ token: PUSH_TOKEN, rounds: [PUSH_ROUND] });
     const tokenFile = join(dir, 'lichess-token');
     await writeFile(tokenFile, `${PUSH_TOKEN}\n`);
+    for (const u of USERS) await writeFile(join(dir, `${u.name}.secret`), `${u.secret}\n`);
     venue = await startVenue({ count: 2, firstBoard: 1, serialBase: 52000, speed: SPEED, maxPlies: 12 });
     sub = await subscribe(
       broker.url,
@@ -116,6 +121,7 @@ describe('folder export with a broadcast delay', () => {
           delayMinutes: DELAY_MS / 60_000,
           lichess: { url: lichess.url, rounds: [{ round: 1, id: PUSH_ROUND }], tokenFile },
         },
+        users: USERS.map(u => ({ name: u.name, role: u.role, passwordFile: join(dir, `${u.name}.secret`) })),
       }),
     );
   });
@@ -271,6 +277,27 @@ describe('folder export with a broadcast delay', () => {
     expect(info).toMatchObject({ delay_ms: DELAY_MS, public_base: `${BASE}/public` });
     expect(info.push[0]).toMatchObject({ id: PUSH_ROUND, error: null, gameErrors: [] });
     expect(daemon.output()).not.toContain(PUSH_TOKEN);
+    // The live stream would give the delayed moves away: while a delay is set only arbiters and
+    // operators read it; a display is sent to /events/public, the public gets a login challenge.
+    const openLive = async (user?: (typeof USERS)[number]): Promise<Response> => {
+      const headers: Record<string, string> =
+        user === undefined
+          ? {}
+          : { authorization: `Basic ${Buffer.from(`${user.name}:${user.secret}`).toString('base64')}` };
+      const abortLive = new AbortController();
+      const res = await fetch(`${http}/events`, { headers, signal: abortLive.signal });
+      abortLive.abort();
+      return res;
+    };
+    const [anonymous, display, arbiter] = [
+      await openLive(),
+      await openLive(USERS[1]),
+      await openLive(USERS[0]),
+    ];
+    expect(anonymous.status).toBe(401);
+    expect(display.status).toBe(403);
+    expect(arbiter.status).toBe(200);
+    expect(arbiter.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     // What Lichess pulls: UTF-8 said in the header, an ETag answered 304.
     const pgn = await fetch(`${http}/round-1/games.pgn`);
     expect(pgn.headers.get('content-type')).toBe('application/x-chess-pgn; charset=utf-8');

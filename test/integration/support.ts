@@ -108,6 +108,8 @@ export interface ConfigSpec {
     readonly delayMinutes?: number;
     readonly [k: string]: unknown;
   };
+  /** The `users` section (docs/security.md); absent = none. */
+  readonly users?: readonly { readonly name: string; readonly role: string; readonly passwordFile: string }[];
 }
 
 /** Writes the daemon's configuration for a venue; returns its path. */
@@ -123,6 +125,7 @@ export const writeConfig = async (spec: ConfigSpec): Promise<string> => {
       mqtt: { url: spec.url, baseTopic: spec.base, clientId: spec.clientId },
       http: { enabled: spec.httpPort !== undefined, port: spec.httpPort ?? 8080 },
       ...(spec.broadcast === undefined ? {} : { broadcast: spec.broadcast }),
+      ...(spec.users === undefined ? {} : { users: spec.users }),
       boards: spec.venue.boards.map(b => ({
         id: b.id,
         driver: 'dgt',

@@ -109,6 +109,8 @@ interface Parts {
   restored: RestoreSummary | undefined;
 }
 
+/** Who may read the live event stream while a broadcast delay holds the public back. */
+const LIVE_ROLES = ['arbiter', 'operator'] as const;
 const readTls = async (tls: Config['mqtt']['tls']): Promise<MqttTlsOptions | undefined> => {
   const files = { ca: tls.ca, cert: tls.cert, key: tls.key };
   const entries = await Promise.all(
@@ -459,7 +461,14 @@ export class Daemon {
       staticDir: WEB_DIR,
       routes: [
         // The pages' event stream (docs/web.md) and the MQTT.js bundle they import.
-        { path: '/events', name: 'events', stream: (req, res) => hub.handle(req, res) },
+        // With a broadcast delay the live stream is the arbiters' and operators' only: the public
+        // reads /events/public (docs/broadcast.md).
+        {
+          path: '/events',
+          name: 'events',
+          stream: (req, res) => hub.handle(req, res),
+          ...(config.broadcast.delayMinutes > 0 ? { roles: LIVE_ROLES } : {}),
+        },
         ...(publicHub === undefined
           ? []
           : [{ path: PUBLIC_EVENTS_PATH, name: 'events', stream: publicHub.handle.bind(publicHub) }]),

@@ -117,45 +117,90 @@ const userLogin = async (
   return users.check(user, decoded.slice(colon + 1), address);
 };
 
+/** Who logged in, and how; or the reply that refuses the request (401, 403, 429). */
+export type HttpLogin =
+  | { readonly ok: true; readonly via: ArbiterRequest['via']; readonly actor: Actor }
+  | { readonly ok: false; readonly reply: HttpReply };
+
+/**
+ * Checks a request's credentials: the Basic login of a configured user, else the venue's token or
+ * password (as an arbiter). Failed guesses are slowed per address; the right credentials never are.
+ */
+export const httpLogin = async (
+  req: IncomingMessage,
+  ctx: Pick<ArbiterContext, 'options' | 'limiter' | 'now'>,
+): Promise<HttpLogin> => {
+  const { options, limiter, now } = ctx;
+  const address = req.socket.remoteAddress ?? 'unknown';
+  const login = await userLogin(req.headers.authorization, options.users, address);
+  if (login !== undefined) {
+    if (!login.ok) {
+      if (login.why !== 'wrong')
+        return {
+          ok: false,
+          reply: errorReply(429, 'too many failed attempts; try again later', 'json', { 'retry-after': '1' }),
+        };
+      const refused = errorReply(401, 'wrong credentials', 'json');
+      return {
+        ok: false,
+        reply: { ...refused, headers: { ...refused.headers, 'www-authenticate': makeChallenges(options) } },
+      };
+    }
+    return { ok: true, via: 'user', actor: { ...login.principal, transport: 'http', address } };
+  }
+  // Users of the list log in with Basic even where no venue token or password is set.
+  const users = options.users;
+  const people = users?.names().some(n => users.roleOf(n) !== 'daemon') ?? false;
+  const challenges = [
+    ...makeChallenges(options),
+    ...(people && (options.password ?? '') === '' ? ['Basic realm="chessbridge", charset="UTF-8"'] : []),
+  ];
+  const auth = checkAuthorization(req.headers.authorization, options);
+  if (auth.isErr) {
+    const kind = auth.error.kind;
+    if (kind === 'disabled' && !people)
+      return { ok: false, reply: errorReply(403, auth.error.message, 'json') };
+    // A guessing address is slowed; the right token or password is never refused so.
+    const wait = limiter.blockedFor(address, now);
+    if (wait > 0)
+      return {
+        ok: false,
+        reply: errorReply(429, 'too many failed attempts; try again later', 'json', {
+          'retry-after': String(Math.ceil(wait / 1000)),
+        }),
+      };
+    if (kind !== 'missing' && kind !== 'disabled') limiter.recordFailure(address, now);
+    const message =
+      kind === 'disabled'
+        ? req.headers.authorization === undefined
+          ? 'credentials required (Authorization: Basic with your user name and password)'
+          : 'wrong credentials'
+        : auth.error.message;
+    const refused = errorReply(401, message, 'json');
+    return {
+      ok: false,
+      reply: { ...refused, headers: { ...refused.headers, 'www-authenticate': challenges } },
+    };
+  }
+  return {
+    ok: true,
+    via: auth.value,
+    actor: { role: 'arbiter', user: `(${auth.value})`, transport: 'http', address },
+  };
+};
+
 export const arbiterReply = async (
   req: IncomingMessage,
   action: string,
   ctx: ArbiterContext,
 ): Promise<HttpReply> => {
-  const { options, limiter, now } = ctx;
+  const { options } = ctx;
   if (req.method !== 'POST')
     return errorReply(405, 'arbiter actions are POST requests', 'json', { allow: 'POST' });
   const address = req.socket.remoteAddress ?? 'unknown';
-  const login = await userLogin(req.headers.authorization, options.users, address);
-  let via: ArbiterRequest['via'];
-  let actor: Actor;
-  if (login !== undefined) {
-    if (!login.ok) {
-      if (login.why !== 'wrong')
-        return errorReply(429, 'too many failed attempts; try again later', 'json', { 'retry-after': '1' });
-      const refused = errorReply(401, 'wrong credentials', 'json');
-      return { ...refused, headers: { ...refused.headers, 'www-authenticate': makeChallenges(options) } };
-    }
-    via = 'user';
-    actor = { ...login.principal, transport: 'http', address };
-  } else {
-    const auth = checkAuthorization(req.headers.authorization, options);
-    if (auth.isErr) {
-      const kind = auth.error.kind;
-      if (kind === 'disabled') return errorReply(403, auth.error.message, 'json');
-      // A guessing address is slowed; the right token or password is never refused so.
-      const wait = limiter.blockedFor(address, now);
-      if (wait > 0)
-        return errorReply(429, 'too many failed attempts; try again later', 'json', {
-          'retry-after': String(Math.ceil(wait / 1000)),
-        });
-      if (kind !== 'missing') limiter.recordFailure(address, now);
-      const refused = errorReply(401, auth.error.message, 'json');
-      return { ...refused, headers: { ...refused.headers, 'www-authenticate': makeChallenges(options) } };
-    }
-    via = auth.value;
-    actor = { role: 'arbiter', user: `(${auth.value})`, transport: 'http', address };
-  }
+  const login = await httpLogin(req, ctx);
+  if (!login.ok) return login.reply;
+  const { via, actor } = login;
   if (isForeignOrigin(req)) return errorReply(403, 'arbiter actions are refused from other origins', 'json');
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/json') return errorReply(415, 'send the action as application/json', 'json');

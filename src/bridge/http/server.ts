@@ -18,7 +18,8 @@ import type { AddressInfo } from 'node:net';
 import { FeedFiles } from '../feed/feedFiles.js';
 import type { FeedState } from '../feed/feedState.js';
 import { apiReply } from './apiRoutes.js';
-import { type ArbiterOptions, arbiterReply } from './arbiterRoutes.js';
+import { type ArbiterOptions, arbiterReply, httpLogin } from './arbiterRoutes.js';
+import type { Role } from '../security/roles.js';
 import { FailureLimiter } from './auth.js';
 import { type RouteContext, feedReply, feedRouteName } from './feedRoutes.js';
 import { BridgeMetrics, makePrometheusText } from './metrics.js';
@@ -43,6 +44,11 @@ export type ExtraRoute = {
   | {
       /** Takes the response over (a long-lived stream); counted with its status once it closes. */
       readonly stream: (req: IncomingMessage, res: ServerResponse) => void;
+      /**
+       * Only for these roles: the request must log in as the arbiter routes do (a configured
+       * user's Basic login, or the venue's token or password, which count as an arbiter).
+       */
+      readonly roles?: readonly Role[];
     }
 );
 
@@ -292,10 +298,24 @@ export class HttpServer {
     if (method !== 'GET' && method !== 'HEAD')
       return { route: 'method', reply: methodNotAllowed(PUBLIC_METHODS, form) };
     const added = extra.get(path);
-    if (added !== undefined)
-      return 'stream' in added
-        ? { route: added.name, stream: added.stream }
-        : { route: added.name, reply: await added.reply(req) };
+    if (added !== undefined) {
+      if (!('stream' in added)) return { route: added.name, reply: await added.reply(req) };
+      if (added.roles !== undefined) {
+        const options = this.opts.arbiter ?? { actions: {} };
+        const login = await httpLogin(req, { options, limiter, now });
+        if (!login.ok) return { route: added.name, reply: login.reply };
+        if (!added.roles.includes(login.actor.role))
+          return {
+            route: added.name,
+            reply: errorReply(
+              403,
+              `${login.actor.user} (role ${login.actor.role}) may not read ${path}: only ${added.roles.join(', ')}`,
+              'text',
+            ),
+          };
+      }
+      return { route: added.name, stream: added.stream };
+    }
     if (path === '/healthz') return { route: 'healthz', reply: this.healthReply(now) };
     if (path === '/metrics') {
       const text = makePrometheusText(metrics.snapshot(), now);
