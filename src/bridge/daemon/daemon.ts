@@ -12,11 +12,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { auditTime, interval, merge, type Observable, type SchedulerLike, startWith, tap } from 'rxjs';
+import { auditTime, interval, type Observable, type SchedulerLike, startWith, tap } from 'rxjs';
 import type { Config } from '../config/index.js';
-import { readArbiterSecrets } from '../http/credentials.js';
 import { HttpServer } from '../http/server.js';
-import { makeFileReplier } from '../http/staticFiles.js';
 import { JournalStore } from '../journal/index.js';
 import type { Logger } from '../logger.js';
 import { AckLedger } from '../mqtt/ackLedger.js';
@@ -29,26 +27,24 @@ import { RequestGate } from '../requestGate.js';
 import { makeDaemonUser, readUsers } from '../security/configUsers.js';
 import { UserDirectory } from '../security/users.js';
 import { authorizeMqttRequest } from './authorize.js';
-import { jsonReply } from '../http/reply.js';
-import { LANGUAGES } from '../i18n/messages.js';
 import { makePipeline$ } from './pipeline.js';
-import { SseHub, sseFilters } from '../web/sse.js';
-import { MQTT_BROWSER_BUNDLE, WEB_DIR } from '../web/paths.js';
-import { BoardRegistry, boardsDocument } from './boards.js';
+import type { SseHub } from '../web/sse.js';
+import { BoardRegistry } from './boards.js';
 import { type BoardOpener, makeBoardOpener } from './drivers.js';
-import { degradedReasons, notConnected } from './health.js';
+import { notConnected } from './health.js';
 import { BoardLeds } from './leds.js';
 import type { SupervisorPort } from '../game/engine.js';
 import { type PairingsWatch, watchPairingsFile } from './pairingsWatch.js';
 import { GameRegistry } from './games.js';
 import { DaemonOutputs } from './outputs.js';
-import { PUBLIC_EVENTS_PATH, PublicOutputs, readPushToken } from './publicOutputs.js';
-import { makeArbiterActions, makeRequestHandlers } from './requestHandlers.js';
+import { PublicOutputs, readPushToken } from './publicOutputs.js';
+import { makeRequestHandlers } from './requestHandlers.js';
 import { restoreOperations } from './operatorHandlers.js';
 import { restoreGames, type RestoreSummary } from './restore.js';
+import { startWeb } from './web.js';
 import type { LiveChessServer } from '../livechess/server.js';
 import { type LiveChessBoards, makeLiveChessApi } from './liveChessBoards.js';
-import { describeCertificate, readTlsPairs, type TlsPair } from '../security/tlsFiles.js';
+import { readTlsPairs, type TlsPair } from '../security/tlsFiles.js';
 
 export interface DaemonContext {
   readonly config: Config;
@@ -109,8 +105,6 @@ interface Parts {
   restored: RestoreSummary | undefined;
 }
 
-/** Who may read the live event stream while a broadcast delay holds the public back. */
-const LIVE_ROLES = ['arbiter', 'operator'] as const;
 const readTls = async (tls: Config['mqtt']['tls']): Promise<MqttTlsOptions | undefined> => {
   const files = { ca: tls.ca, cert: tls.cert, key: tls.key };
   const entries = await Promise.all(
@@ -427,106 +421,26 @@ export class Daemon {
   }
 
   private async startWeb(parts: Built, connection: MqttConnection, outputs: DaemonOutputs): Promise<void> {
-    const { config } = this.ctx;
-    const log = this.log('bridge:http');
-    const secrets = await readArbiterSecrets(config.http.arbiter);
-    if (secrets.isErr) throw secrets.error;
-    const filters = sseFilters(config.mqtt.baseTopic);
-    const hub = new SseHub({
-      messages$: merge(...filters.forward.map(f => connection.messages$(f, 1))),
-      retainedFilters: filters.retained,
-    });
-    hub.start();
-    parts.hub = hub;
-    // With a broadcast delay the public pages read the delayed snapshots only (docs/broadcast.md).
-    const broadcast = parts.broadcast;
-    const publicBase = broadcast?.info().public_base ?? null;
-    const publicHub =
-      publicBase === null
-        ? undefined
-        : new SseHub({
-            messages$: connection.messages$(`${publicBase}/games/+`, 1),
-            retainedFilters: [`${publicBase}/games/+`],
-          });
-    publicHub?.start();
-    parts.publicHub = publicHub;
-    const mqttJs = makeFileReplier(MQTT_BROWSER_BUNDLE);
-    const http = new HttpServer({
+    const web = await startWeb({
+      config: this.ctx.config,
+      connection,
+      outputs,
+      games: parts.games,
+      boards: parts.boards,
+      broadcast: parts.broadcast,
+      publisher: parts.publisher,
       metrics: this.metrics,
-      host: config.http.host,
-      port: this.ctx.httpPort ?? config.http.port,
-      ...(this.httpTls === undefined ? {} : { tls: this.httpTls }),
-      feed: () => outputs.feed(),
-      boards: () => boardsDocument(parts.boards, this.ctx.now()),
-      staticDir: WEB_DIR,
-      routes: [
-        // The pages' event stream (docs/web.md) and the MQTT.js bundle they import.
-        // With a broadcast delay the live stream is the arbiters' and operators' only: the public
-        // reads /events/public (docs/broadcast.md).
-        {
-          path: '/events',
-          name: 'events',
-          stream: (req, res) => hub.handle(req, res),
-          ...(config.broadcast.delayMinutes > 0 ? { roles: LIVE_ROLES } : {}),
-        },
-        ...(publicHub === undefined
-          ? []
-          : [{ path: PUBLIC_EVENTS_PATH, name: 'events', stream: publicHub.handle.bind(publicHub) }]),
-        { path: '/ui/vendor/mqtt.esm.js', name: 'vendor', reply: req => mqttJs(req.headers) },
-        // The catalogs' list with the venue's default language (http.language).
-        {
-          path: '/ui/shared/i18n/languages.json',
-          name: 'static',
-          reply: () =>
-            jsonReply(
-              200,
-              { default: config.http.language, languages: LANGUAGES },
-              { 'cache-control': 'no-cache' },
-            ),
-        },
-      ],
-      arbiter: {
-        ...secrets.value,
-        gate: this.requestGate,
-        // A pairings upload carries a whole TRF file (upload_pairings allows 1 000 000 characters).
-        maxBodyBytes: 4 * 1024 * 1024,
-        ...(this.users === undefined ? {} : { users: this.users }),
-        actions: makeArbiterActions({
-          games: parts.games,
-          boards: parts.boards,
-          config,
-          log: this.log('bridge:requests'),
-        }),
-      },
-      // The delay and where the public pages read from; the push's state (docs/broadcast.md).
-      ...(broadcast === undefined ? {} : { broadcast: () => broadcast.info() }),
-      health: () => ({
-        ok: connection.isConnected,
-        mqtt: connection.isConnected,
-        games: parts.games.open().length,
-        degraded: degradedReasons({
-          boards: parts.boards,
-          publisher: parts.publisher,
-          journalProblem: this.journalProblem,
-        }).concat(broadcast?.problems() ?? []),
-      }),
+      port: this.ctx.httpPort ?? this.ctx.config.http.port,
+      tls: this.httpTls,
+      gate: this.requestGate,
+      users: this.users,
+      now: this.ctx.now,
+      journalProblem: () => this.journalProblem,
+      log: suffix => this.log(suffix),
+      started: started => Object.assign(parts, started),
     });
-    parts.http = http;
-    const where = await http.start();
-    this.httpPortBound = where.port;
-    const host = where.address.includes(':') ? `[${where.address}]` : where.address;
-    const address = `${this.httpTls === undefined ? 'http' : 'https'}://${host}:${where.port}`;
-    parts.addresses = { mqtt: parts.addresses?.mqtt ?? '', ws: parts.addresses?.ws, http: address };
-    const { token, password } = secrets.value;
-    const methods = [
-      ...(token === undefined ? [] : ['token']),
-      ...(password === undefined ? [] : ['password']),
-    ];
-    log.info(
-      `HTTP on ${address} (pages under /ui/, live PGN, /healthz, /metrics); arbiter actions ${
-        methods.length === 0 ? 'off (no http.arbiter credentials)' : `with a ${methods.join(' or a ')}`
-      }${this.httpTls === undefined ? '' : `; certificate ${describeCertificate(this.httpTls.leaf)}`}`,
-    );
+    this.httpPortBound = web.port;
+    parts.addresses = { mqtt: parts.addresses?.mqtt ?? '', ws: parts.addresses?.ws, http: web.address };
   }
 
   /** The LiveChess API (docs/livechess-api.md) on its own port. */
