@@ -3,7 +3,8 @@
  * observations) are published retained on a real broker; the page lists every board with its
  * status, game and players, clock and serial, raises an alert for each problem (a board lost, a
  * clock stopped too long, a board that does not show its game) and drops it once the board is
- * back; over MQTT and over server-sent events, with no horizontal scroll on a phone.
+ * back; over MQTT and over server-sent events, with no horizontal scroll on a phone; and in
+ * Spanish (`?lang=es`) with no English word of the catalog left on the page.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -18,6 +19,7 @@ import type { ArbiterAction } from '../../src/bridge/http/arbiterRoutes.js';
 import { parsePairingsFile } from '../../src/bridge/pairings/fromFile.js';
 import { Result } from '../../src/engine/types.js';
 import { trfPlayerLine } from '../support/trf.js';
+import { expectNoForeignText } from '../support/catalogWords.js';
 
 const WAIT = { timeout: 40_000 };
 const watch = { notRespondingSeconds: 15, clockPausedSeconds: 300 };
@@ -239,6 +241,41 @@ describe.skipIf(!CHROMIUM_PATH)('boards page', () => {
     });
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(page, 'boards-operator');
+    await page.close();
+  });
+
+  // After the operator's test: the round sent here is not among the actions it counts.
+  it('speaks Spanish with ?lang=es: headings, statuses, alerts, forms and responses', async () => {
+    const earlier = chrome.errors.length;
+    const page = await chrome.newPage({ width: 1280, height: 800 });
+    await page.goto(stack.pageUrl('console/boards.html', { lang: 'es' }));
+    await page.locator('#board-rows tr[data-board="dgt-3"]').waitFor(WAIT);
+    expect(await page.locator('html').getAttribute('lang')).toBe('es');
+    expect(await page.locator('#lang-switch').inputValue()).toBe('es');
+    expect(await page.title()).toBe('Tableros');
+    expect(await page.locator('#board-table th').allTextContents()).toContain('Estado');
+    const row = page.locator('#board-rows tr[data-board="dgt-1"]');
+    expect(await row.locator('[data-field="status"]').textContent()).toBe('Conectado');
+    expect(await row.locator('[data-field="clock"]').textContent()).toBe('en marcha (izquierda)');
+    expect(await page.locator('#board-summary').textContent()).toBe('3 de 3 en marcha');
+    await row.locator('[data-field="game"]', { hasText: 'Ju, Wenjun' }).waitFor(WAIT);
+    expect(await page.locator('#board-alert-list li').allTextContents()).toEqual([
+      'Tablero 2 (dgt-2): reloj parado demasiado tiempo (r1-b2)',
+      'Tablero 3 (dgt-3): el tablero no coincide con su partida (r1-b3)',
+    ]);
+    await page.locator('#op-user').fill(OLGA.user);
+    await page.locator('#op-password').fill(OLGA.password);
+    await page.locator('#op-login-button').click();
+    await page.locator('#op-forms').waitFor({ state: 'visible', ...WAIT });
+    const round = page.locator('form[data-action="round_control"]');
+    await round.locator('input[name="round"]').fill('2');
+    await round.locator('button[value="start"]').click();
+    const response = page.locator('#op-responses li[data-action="round_control"][data-status="ok"]');
+    await response.waitFor(WAIT);
+    expect(await response.textContent()).toContain('Ronda: Hecho · ronda 2 iniciada');
+    await expectNoForeignText(page, 'en');
+    await screenshot(page, 'boards-es');
+    expect(chrome.errors.slice(earlier)).toEqual([]);
     await page.close();
   });
 });

@@ -9,7 +9,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { alertText, detailText } from '../../src/bridge/i18n/messages.js';
 import type { WebAlert } from '../../src/bridge/web/contract.js';
 import { makeAlertMessage } from '../../src/bridge/wire/events.js';
@@ -18,48 +17,10 @@ import { parseScript, runScriptFor } from '../../src/engine/script/index.js';
 import { CHROMIUM_PATH, launchChromium, screenshot } from '../support/browser.js';
 import { PROJECT_ROOT, sharedPath } from '../support/shared.js';
 import { closeAll, figurineSan, gameFrames, startWebStack, type WebStack } from './harness.js';
+import { expectNoForeignText } from '../support/catalogWords.js';
 
 const WAIT = { timeout: 30_000 };
 const BROKER = { username: 'arbiter', password: 'sala-b secreto' };
-
-const catalogOf = (lang: string) =>
-  JSON.parse(readFileSync(new URL(`../../web/shared/i18n/${lang}.json`, import.meta.url), 'utf8')) as Record<
-    string,
-    string | Record<string, string>
-  >;
-const CATALOGS = { en: catalogOf('en'), es: catalogOf('es') };
-
-/**
- * The words of `lang`'s catalog that the other language says otherwise (each text's fixed parts
- * between its slots, longer than two letters): none of them may be on the other language's page.
- */
-const foreignParts = (lang: 'en' | 'es'): { key: string; part: string }[] => {
-  const other = CATALOGS[lang === 'en' ? 'es' : 'en'];
-  return Object.entries(CATALOGS[lang]).flatMap(([key, message]) => {
-    if (JSON.stringify(message) === JSON.stringify(other[key]) || key === 'piece.letters') return [];
-    const texts = typeof message === 'string' ? [message] : Object.values(message);
-    return texts.flatMap(text =>
-      text
-        .split(/\{\w+\}/)
-        .map(part => part.trim())
-        .filter(part => part.length > 2)
-        .map(part => ({ key, part })),
-    );
-  });
-};
-
-const expectNone = async (page: Page, lang: 'en' | 'es') => {
-  const shown = await page.locator('body').innerText();
-  // Whole words only: `event` is in `evento`, `Nota` in `Notation`.
-  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const found = foreignParts(lang)
-    .filter(({ part }) => new RegExp(`(^|[^\\p{L}])${escape(part)}($|[^\\p{L}])`, 'u').test(shown))
-    .map(
-      ({ key, part }) =>
-        `${key}: "${part}" in …${shown.slice(Math.max(0, shown.indexOf(part) - 40), shown.indexOf(part) + 40)}…`,
-    );
-  expect(found).toEqual([]);
-};
 
 const source = readPgn(decodePgnBytes(readFileSync(sharedPath('data/pgn/fide-womens-world-rapid-2024.pgn'))))
   .flatMap(r => (r.isOk ? [r.value] : []))
@@ -155,7 +116,7 @@ describe.skipIf(!CHROMIUM_PATH)('arbiter console in the browser’s language', (
         expect(shown).toEqual(expected);
         expect(await page.locator('#game-last-move').textContent()).toContain(writeSan(SAN));
         expect(writeSan(SAN)).not.toBe(SAN);
-        await expectNone(page, lang === 'es' ? 'en' : 'es');
+        await expectNoForeignText(page, lang === 'es' ? 'en' : 'es');
         await screenshot(page, `console-${locale}`);
         expect(chrome.errors).toEqual([]);
       } finally {

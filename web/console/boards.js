@@ -4,14 +4,22 @@
 // firmware and battery; and an alert for every problem the daemon reports (a board missing, a
 // clock stopped too long while its game is under way, a board that does not show its game).
 // Read over MQTT or server-sent events, as the display reads; the operator's forms (pairings,
-// rebinding, rounds) go to the HTTP actions with the operator's own user and password.
+// rebinding, rounds) go to the HTTP actions with the operator's own user and password. Every word
+// comes from the catalog (`boards.*`, docs/i18n.md), in the reader's language (`?lang=es`).
 //
 //   /ui/console/boards.html                     (MQTT on port 9001 of the page's host)
 //   /ui/console/boards.html?sse=/events         (server-sent events)
 
-import { connectionText, playerName } from '../shared/format.js';
+import { connectionText, playerName, setTranslator } from '../shared/format.js';
+import { loadI18n } from '../shared/i18n.js';
 import { LiveConnection, readSettings } from '../shared/live.js';
-import { ACTION_LABELS, ActionSender } from './actions.js';
+import { ActionSender } from './actions.js';
+
+const i18n = await loadI18n();
+const t = i18n.t;
+setTranslator(t);
+i18n.translate();
+i18n.mountSwitch(document.querySelector('.page-header'));
 
 const settings = readSettings();
 const $ = id => document.getElementById(id);
@@ -21,40 +29,67 @@ const connection = $('connection');
 /** Board states by board id, as last received. */
 const boards = new Map();
 
-const STATUS_TEXT = {
-  connected: 'Connected',
-  idle: 'Idle',
-  lost: 'Lost',
-  not_responding: 'Not responding',
+/** A board's status (docs/mqtt.md, board status) in words; an unknown one as it comes. */
+const statusText = status => {
+  switch (status) {
+    case 'connected':
+      return t('boards.status.connected');
+    case 'idle':
+      return t('boards.status.idle');
+    case 'lost':
+      return t('boards.status.lost');
+    case 'not_responding':
+      return t('boards.status.not_responding');
+  }
+  return status;
 };
 
-const PROBLEM_TEXT = {
-  board_missing: 'board missing',
-  clock_paused: 'clock stopped too long',
-  board_mismatch: 'board does not match its game',
+/** A board's problem in words; an unknown one as it comes. */
+const problemText = problem => {
+  switch (problem) {
+    case 'board_missing':
+      return t('boards.problem.board_missing');
+    case 'clock_paused':
+      return t('boards.problem.clock_paused');
+    case 'board_mismatch':
+      return t('boards.problem.board_mismatch');
+  }
+  return problem;
 };
 
-const boardName = state => (state.number ? `Board ${state.number} (${state.board})` : state.board);
+/** The side of the clock that runs; an unknown one as it comes. */
+const sideText = side => {
+  switch (side) {
+    case 'left':
+      return t('boards.side.left');
+    case 'right':
+      return t('boards.side.right');
+  }
+  return side;
+};
 
-/** "12 s ago", "3 min ago", "2 h ago". */
+const boardName = state =>
+  state.number ? t('boards.board_name', { number: state.number, board: state.board }) : state.board;
+
+/** "12 s ago", "3 min ago", "2 h ago" ("hace 12 s" in Spanish). */
 const ago = (at, now = Date.now()) => {
-  if (typeof at !== 'number') return 'never';
+  if (typeof at !== 'number') return t('boards.never');
   const s = Math.max(0, Math.round((now - at) / 1000));
-  if (s < 60) return `${s} s ago`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  return `${Math.floor(s / 3600)} h ago`;
+  if (s < 60) return t('boards.ago.seconds', { n: s });
+  if (s < 3600) return t('boards.ago.minutes', { n: Math.floor(s / 60) });
+  return t('boards.ago.hours', { n: Math.floor(s / 3600) });
 };
 
 const clockText = clock => {
-  if (!clock) return 'none seen';
-  if (!clock.present) return 'not attached';
-  const low = clock.battery_low ? ', battery low' : '';
-  if (clock.running) return `running (${clock.running})${low}`;
-  return `stopped ${ago(clock.stopped_since)}${low}`;
+  if (!clock) return t('boards.clock.none');
+  if (!clock.present) return t('boards.clock.not_attached');
+  const low = clock.battery_low ? `, ${t('boards.clock.battery_low')}` : '';
+  if (clock.running) return `${t('boards.clock.running', { side: sideText(clock.running) })}${low}`;
+  return `${t('boards.clock.stopped', { ago: ago(clock.stopped_since) })}${low}`;
 };
 
 const gameText = (state, live) => {
-  if (!state.game) return 'no game';
+  if (!state.game) return t('boards.no_game');
   const game = live?.store.get(state.game);
   return game?.hasSnapshot
     ? `${state.game}: ${playerName(game.white)} \u2013 ${playerName(game.black)}`
@@ -73,14 +108,14 @@ const renderRow = (state, live) => {
   row.dataset.board = state.board;
   row.dataset.status = state.status ?? state.link;
   row.dataset.problems = (state.problems ?? []).join(' ');
-  const status = cell('status', STATUS_TEXT[state.status] ?? state.status ?? state.link);
+  const status = cell('status', statusText(state.status ?? state.link));
   status.classList.add('board-status');
   status.dataset.status = state.status ?? '';
   const serial = [state.serial ?? '?', state.firmware ? `fw ${state.firmware}` : '']
     .filter(Boolean)
     .join(' · ');
   const battery = state.battery
-    ? `${state.battery.percent ?? '?'} %${state.battery.charging ? ', charging' : ''}`
+    ? `${state.battery.percent ?? '?'} %${state.battery.charging ? `, ${t('boards.battery.charging')}` : ''}`
     : '\u2013';
   const seen = cell('last_seen', ago(state.last_seen));
   seen.dataset.at = String(state.last_seen ?? '');
@@ -109,15 +144,14 @@ const render = () => {
   rows.replaceChildren(...list.map(state => renderRow(state, live)));
   $('no-boards').hidden = list.length > 0;
   const up = list.filter(s => s.status === 'connected' || s.status === 'idle').length;
-  $('board-summary').textContent = list.length > 0 ? `${up} of ${list.length} up` : '';
+  $('board-summary').textContent = list.length > 0 ? t('boards.summary', { up, total: list.length }) : '';
   const alerts = list.flatMap(state =>
     (state.problems ?? []).map(problem => {
       const item = document.createElement('li');
       item.dataset.board = state.board;
       item.dataset.problem = problem;
-      item.textContent = `${boardName(state)}: ${PROBLEM_TEXT[problem] ?? problem}${
-        state.game ? ` (${state.game})` : ''
-      }`;
+      const words = { board: boardName(state), problem: problemText(problem), game: state.game };
+      item.textContent = state.game ? t('boards.alert_game', words) : t('boards.alert', words);
       return item;
     }),
   );
@@ -146,7 +180,7 @@ live.store.subscribe(() => render());
 const consoleLink = $('console-link');
 consoleLink.search = window.location.search;
 void live.start().catch(error => {
-  connection.textContent = `Not connected: ${error.message}`;
+  connection.textContent = t('boards.conn.error', { error: error.message });
 });
 
 // --- the operator's forms -----------------------------------------------------------------------
@@ -172,16 +206,53 @@ const setOperator = (user, password) => {
   $('op-password').value = '';
 };
 
-const logResponse = (action, envelope) => {
+/** The name of one of the page's actions in words. */
+const actionText = action => {
+  switch (action) {
+    case 'upload_pairings':
+      return t('boards.action.upload_pairings');
+    case 'rebind_board':
+      return t('boards.action.rebind_board');
+    case 'round_control':
+      return t('boards.action.round_control');
+  }
+  return action;
+};
+
+/** What a done action did, in words, from the fields sent and the answer's data (docs/mqtt.md). */
+const doneText = (action, fields, data = {}) => {
+  switch (action) {
+    case 'upload_pairings':
+      return typeof data.pairings === 'number'
+        ? t('boards.done.upload_pairings', { pairings: data.pairings })
+        : '';
+    case 'rebind_board':
+      return t('boards.done.rebind_board', { board: fields.board_id, number: fields.number });
+    case 'round_control': {
+      const done = t(`boards.done.round.${fields.action}`, { round: fields.round });
+      const playing = Array.isArray(data.games_in_play) ? data.games_in_play : [];
+      return playing.length > 0
+        ? `${done}; ${t('boards.done.games_in_play', { games: playing.join(', ') })}`
+        : done;
+    }
+  }
+  return '';
+};
+
+const logResponse = (action, fields, envelope) => {
   const item = document.createElement('li');
   item.dataset.action = action;
   item.dataset.status = envelope.status;
-  const time = new Date().toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  const time = new Date().toLocaleTimeString(i18n.lang, {
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
   const outcome =
     envelope.status === 'ok'
-      ? `OK ${JSON.stringify(envelope.data ?? {})}`
-      : `Refused: ${envelope.error ?? 'no reason given'}`;
-  item.textContent = `${time} ${ACTION_LABELS[action] ?? action}: ${outcome}`;
+      ? [t('boards.response.ok'), doneText(action, fields, envelope.data ?? {})].filter(Boolean).join(' · ')
+      : t('boards.response.refused', { error: envelope.error ?? t('boards.no_reason') });
+  item.textContent = `${time} ${actionText(action)}: ${outcome}`;
   $('op-responses').prepend(item);
 };
 
@@ -190,7 +261,7 @@ opLogin.addEventListener('submit', event => {
   const user = $('op-user').value.trim();
   const password = $('op-password').value;
   if (!user || !password) {
-    $('op-login-error').textContent = 'Enter the user and the password.';
+    $('op-login-error').textContent = t('boards.enter_credentials');
     return;
   }
   $('op-login-error').textContent = '';
@@ -236,10 +307,10 @@ for (const form of opForms.querySelectorAll('form.action')) {
     if (event.submitter?.name) fields[event.submitter.name] = event.submitter.value;
     if (!sender) return;
     const envelope = await sender.send(action, fields);
-    logResponse(action, envelope);
+    logResponse(action, fields, envelope);
     if (envelope.auth) {
       setOperator(undefined);
-      $('op-login-error').textContent = `The server refused the credentials: ${envelope.error}`;
+      $('op-login-error').textContent = t('boards.credentials_refused', { error: envelope.error });
     }
   });
 }

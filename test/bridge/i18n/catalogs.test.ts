@@ -103,6 +103,8 @@ describe('message catalogs', () => {
       for (const m of text.matchAll(/\bt\('([\w.]+)'/g)) used.add(m[1]!);
     }
     expect(used.size).toBeGreaterThan(80);
+    // Every page is read, the boards page (console/boards.html and boards.js) among them.
+    expect([...used].filter(key => key.startsWith('boards.')).length).toBeGreaterThan(50);
     for (const lang of Object.keys(LANGUAGES))
       expect(
         [...used].filter(key => catalog(lang)[key] === undefined),
