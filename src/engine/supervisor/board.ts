@@ -137,6 +137,8 @@ export const boardStep = (tx: Tx, e: BoardEvent): void => {
       detail: `Plies ${first.ply}-${first.ply + moved.length - 1} (${moved.map(o => o.san).join(' ')}) were inferred from the board read again after a gap: another order may give the same board. Until the next move is seen made, a board that departs from them is a board mismatch, not an illegal move.`,
     });
   } else if (!reread && first && tx.st.inferred === 'unconfirmed') patch(tx, { inferred: false });
+  // The plies read off a re-read board: the position they reach is proven, their number is not.
+  if (reread && first) patch(tx, { readOff: { from: first.ply, to: first.ply + moved.length - 1 } });
   checkFlags(tx, e.at);
   if (isOver(tx)) return;
   if (e.kind === 'square') onTouch(tx, e, before);
