@@ -1,5 +1,5 @@
 /**
- * A game that ended while nobody watched (issue 13: downtime never decides a result). After a lost
+ * What happened while nobody watched (issue 13: downtime never decides a result). After a lost
  * link or a restart the board is read again (a snapshot, no board log): it shows the position the
  * game got to, not how or whose move it is; a clock at 0:00 shows that a flag is down, not when it
  * fell nor what happened before. The daemon decides only what that proves:
@@ -10,7 +10,10 @@
  *    to a3 in one move or in two, so the board does not prove whose move it is;
  *  - a flag the daemon did not see fall (the clock model running blind while the presses went
  *    unseen, or a physical clock read at 0:00 for the first time after the gap) is an alert for
- *    the arbiter, never a result: 6.8 counts a flag once observed, and what happened before stands.
+ *    the arbiter, never a result: 6.8 counts a flag once observed, and what happened before stands;
+ *  - a piece that passed through a square leaves no trace on the snapshot: when nothing within
+ *    reach explains the board, it is one board mismatch for the arbiter, nothing on the board is
+ *    judged until he records the moves, and play goes on from his record.
  */
 import { describe, expect, it } from 'vitest';
 import type { GameEvent, GameSettings, SupervisorInput } from '../../../src/engine/events.js';
@@ -177,5 +180,40 @@ describe('a flag that fell while the link was down', () => {
     ]);
     expect(ends(events).map(e => [e.result, e.reason])).toEqual([['1-0', 'flag']]);
     expect(alerts(events)).toEqual([]);
+  });
+});
+
+describe('a piece that passed through a square while the link was down', () => {
+  // 4. Bb5 a6 5. Bxc6 dxc6 made meanwhile: the bishop's stop on b5 left no trace on the snapshot.
+  const RECORD = 'e4 e5 Nf3 Nc6 Bc4 Bc5';
+  const down = [
+    ...lost(0, 400),
+    ...parseShorthand(
+      `500 snapshot ${boardAfter(`${RECORD} Bb5 a6 Bxc6 dxc6`)}; 900 press b; 3000 b1 -; 3100 c3 N; 3300 press w; 6000 tick`,
+    ),
+  ];
+
+  it('is one mismatch for the arbiter; the presses and the move made on it count nothing', () => {
+    const { state, events } = run(RECORD, down, { timeControl: '5400+30' });
+    expect(alerts(events).map(a => a.code)).toEqual(['board-mismatch']);
+    expect(state.rec.game.length).toBe(6);
+    expect(state.illegal).toEqual({ white: 0, black: 0 });
+    expect(ends(events)).toEqual([]);
+  });
+
+  it("play goes on from the arbiter's record", () => {
+    const before = run(RECORD, down, { timeControl: '5400+30' });
+    const after = runSupervision(before.state, [
+      {
+        kind: 'arbiter',
+        at: 7000,
+        action: { type: 'setMoves', afterPly: 6, moves: ['Bb5', 'a6', 'Bxc6', 'dxc6'] },
+      },
+      ...parseShorthand('8000 tick; 9000 g8 -; 9100 f6 n; 9300 press b; 12000 tick'),
+    ]);
+    const moves = after.events.flatMap(e => (e.type === 'move' ? [e.san] : []));
+    expect(moves).toEqual(['Nc3', 'Nf6']);
+    expect(after.events.some(e => e.type === 'alert-withdrawn' && e.code === 'board-mismatch')).toBe(true);
+    expect(after.state.illegal).toEqual({ white: 0, black: 0 });
   });
 });
