@@ -14,6 +14,7 @@ import { citeTopic } from '../editions.js';
 import type { AlertCode } from '../events.js';
 import type { RecognitionOutput } from '../recognition/outputs.js';
 import type { ArticleRef, Color } from '../types.js';
+import { diffSquares, isRemovalOnly } from '../recognition/sensedBoard.js';
 import { attemptEvents, sensedFen } from './boardFacts.js';
 import { type BoardIrregularity, classifyBoard } from './irregular.js';
 import { positionAt } from './state.js';
@@ -127,6 +128,19 @@ const irregularityAlert = (
 };
 
 /**
+ * The board shows the record's last position with pieces taken off it only: pieces in hand (a
+ * captured piece taken off first, the capturer not yet set down), not moves made meanwhile (every
+ * move sets a piece down). Re-read after a gap, that is handling still, not a mismatch: the log of
+ * a board read while a capture was under way ends with the captured piece off.
+ */
+const inHandOnly = (tx: Tx): boolean => {
+  const { rec } = tx.st;
+  const tip = positionAt(tx.st, rec.game.length);
+  const diff = diffSquares(tip.board, rec.sensed);
+  return diff.nonEmpty() && isRemovalOnly(tip.board, rec.sensed, diff);
+};
+
+/**
  * A quiet board that is no position. A board re-read after a gap (link back, restart, an arbiter's
  * restore) is a board mismatch at once: that is a fact, not handling. Otherwise pieces may still be
  * moving (a knight set down beside its square, a king carried over the board): it is held as an
@@ -134,7 +148,7 @@ const irregularityAlert = (
  */
 export const onMismatch = (tx: Tx, out: MismatchOutput): void => {
   if (out.trigger === 'press') return;
-  if (tx.st.resync) {
+  if (tx.st.resync && !inHandOnly(tx)) {
     holdAlert(tx, out, () => mismatchAlert(tx, out, out.at));
     return;
   }

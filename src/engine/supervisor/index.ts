@@ -121,7 +121,10 @@ const afterQuiet = (tx: Tx, at: number): void => {
 
 /** A board event: the board as it stood until now judged first, then the event. */
 const sensorStep = (tx: Tx, input: BoardEvent, at: number): void => {
-  if (input.kind !== 'tick') {
+  // A board re-read after a gap is judged on its snapshot, not on the board before it (the end of
+  // its log, read while a piece may have been in hand).
+  const reread = input.kind === 'snapshot' && tx.st.resync;
+  if (input.kind !== 'tick' && !reread) {
     // What waited for a quiet spell is decided as of this instant, before the event changes the board.
     boardStep(tx, { kind: 'tick', at });
     afterQuiet(tx, at);
