@@ -14,7 +14,7 @@ import { citeTopic } from '../editions.js';
 import type { AlertCode } from '../events.js';
 import type { RecognitionOutput } from '../recognition/outputs.js';
 import type { ArticleRef, Color } from '../types.js';
-import { diffSquares, isRemovalOnly } from '../recognition/sensedBoard.js';
+import { diffSquares, pieceAt } from '../recognition/sensedBoard.js';
 import { attemptEvents, sensedFen } from './boardFacts.js';
 import { type BoardIrregularity, classifyBoard } from './irregular.js';
 import { positionAt } from './state.js';
@@ -128,16 +128,25 @@ const irregularityAlert = (
 };
 
 /**
- * The board shows the record's last position with pieces taken off it only: pieces in hand (a
- * captured piece taken off first, the capturer not yet set down), not moves made meanwhile (every
- * move sets a piece down). Re-read after a gap, that is handling still, not a mismatch: the log of
- * a board read while a capture was under way ends with the captured piece off.
+ * The board differs from the record's last position only as the side to move's hands make it
+ * while he moves: pieces taken off (his own lifted, a captured one taken off first) and at most
+ * two of his own set down (a knight set down beside its square, king and rook castling). Moves
+ * made meanwhile would show a piece of the other side set down. Re-read after a gap, that is a
+ * move under way, judged as in play, not a mismatch: a board read back while 15. Nxe4 was being
+ * played, the knight resting on f3, or while a captured piece was off and the capturer in hand.
  */
-const inHandOnly = (tx: Tx): boolean => {
+const moveUnderWay = (tx: Tx): boolean => {
   const { rec } = tx.st;
   const tip = positionAt(tx.st, rec.game.length);
   const diff = diffSquares(tip.board, rec.sensed);
-  return diff.nonEmpty() && isRemovalOnly(tip.board, rec.sensed, diff);
+  if (diff.isEmpty()) return false;
+  let placed = 0;
+  for (const sq of diff) {
+    if (!rec.sensed.occupied.has(sq)) continue;
+    if (rec.sensed.unknown.has(sq) || pieceAt(rec.sensed, sq)?.color !== tip.turn) return false;
+    placed++;
+  }
+  return placed <= 2;
 };
 
 /**
@@ -148,7 +157,7 @@ const inHandOnly = (tx: Tx): boolean => {
  */
 export const onMismatch = (tx: Tx, out: MismatchOutput): void => {
   if (out.trigger === 'press') return;
-  if (tx.st.resync && !inHandOnly(tx)) {
+  if (tx.st.resync && !moveUnderWay(tx)) {
     holdAlert(tx, out, () => mismatchAlert(tx, out, out.at));
     return;
   }
@@ -230,7 +239,9 @@ export const checkIrregular = (tx: Tx, now: number, quietMs: number): void => {
     return;
   }
   if (irr.alert || st.rec.dirty) return;
-  const due = st.rec.lastChangeAt + quietMs;
+  // Quiet since it was seen: a board read back after a gap stood so for an unknown time (the
+  // times of its log are made up), so the quiet time runs from the moment it was seen again.
+  const due = Math.max(st.rec.lastChangeAt, st.gap?.boardAt ?? Number.NEGATIVE_INFINITY) + quietMs;
   if (now < due) return;
   const before = tx.st.seq;
   const out = irr.out;

@@ -17,7 +17,9 @@
  *  - a board read while a capture was under way (its log ends with the captured piece taken off
  *    and set down beside its square a moment, its dump with the piece gone, the capturer still in
  *    hand) is handling, not a mismatch: downtime benchmark, board r1-b5 after the 60 s kill, where
- *    14...Nxb5 came from the log and 15. axb5 was being played while the daemon reconnected.
+ *    14...Nxb5 came from the log and 15. axb5 was being played while the daemon reconnected; nor
+ *    is one read while a knight rested beside its square (board r1-b9, 15. Nxe4 via f3): a move
+ *    under way is judged as in play, its quiet time counted from when the board was seen again.
  */
 import { describe, expect, it } from 'vitest';
 import type { BoardLogEntry, GameEvent, GameSettings, SupervisorInput } from '../../../src/engine/events.js';
@@ -286,5 +288,38 @@ describe('a board read back while a capture was under way', () => {
     );
     expect(alerts(events).map(a => a.code)).toEqual(['board-mismatch']);
     expect(events.some(e => e.type === 'alert-withdrawn' && e.code === 'board-mismatch')).toBe(true);
+  });
+
+  // 1. e4 e5 in the log, then 2. Nf3 under way: the knight set down on g3, beside f3.
+  const KNIGHT: BoardLogEntry[] = [
+    ...LOG.slice(0, 4),
+    put('e7', 'empty'),
+    put('e5', pawn('black')),
+    { kind: 'press', side: 'black' },
+    put('g1', 'empty'),
+    put('g3', { color: 'white', role: 'knight' }),
+  ];
+  const beside = boardAfter('e4 e5').replace('8/PPPP1PPP/RNBQKBNR', '6N1/PPPP1PPP/RNBQKB1R');
+  const knightInputs = (after: string): SupervisorInput[] => [
+    ...parseShorthand('100 e7 -; 300 e5 p; 600 press b'),
+    { kind: 'link', at: 1000, state: 'lost', restart: true },
+    { kind: 'boardLog', at: 60_000, entries: KNIGHT },
+    { kind: 'link', at: 60_050, state: 'back' },
+    ...parseShorthand(`60050 snapshot ${beside}; ${after}`),
+  ];
+
+  it('a knight resting beside its square is a move under way: no mismatch, the move read when it lands', () => {
+    const { state, events } = run('e4', knightInputs('60400 g3 -; 60600 f3 N; 61000 press w; 70000 tick'), {
+      timeControl: '900+10',
+    });
+    expect(alerts(events)).toEqual([]);
+    expect(state.rec.game.moves.map(m => m.san)).toEqual(['e4', 'e5', 'Nf3']);
+  });
+
+  it('left so, it is the mismatch once quiet for the quiet time from when it was seen again', () => {
+    const { events } = run('e4', knightInputs('63000 tick; 70000 tick'), { timeControl: '900+10' });
+    const found = alerts(events);
+    expect(found.map(a => a.code)).toEqual(['board-mismatch']);
+    expect(found[0]?.at).toBeGreaterThanOrEqual(64_050);
   });
 });
