@@ -129,8 +129,9 @@ const irregularityAlert = (
 
 /**
  * The board differs from the record's last position only as the side to move's hands make it
- * while he moves: pieces taken off (his own lifted, a captured one taken off first) and at most
- * two of his own set down (a knight set down beside its square, king and rook castling). Moves
+ * while he moves, on four squares at most: pieces taken off (his own lifted, one captured piece
+ * taken off first) and at most two of his own set down (a knight set down beside its square, king
+ * and rook castling). Moves
  * made meanwhile would show a piece of the other side set down. Re-read after a gap, that is a
  * move under way, judged as in play, not a mismatch: a board read back while 15. Nxe4 was being
  * played, the knight resting on f3, or while a captured piece was off and the capturer in hand.
@@ -139,7 +140,9 @@ const moveUnderWay = (tx: Tx): boolean => {
   const { rec } = tx.st;
   const tip = positionAt(tx.st, rec.game.length);
   const diff = diffSquares(tip.board, rec.sensed);
-  if (diff.isEmpty()) return false;
+  // One move's squares at most (castling: four), one captured piece at most.
+  if (diff.isEmpty() || diff.size() > 4 || diff.intersect(tip.board[opposite(tip.turn)]).size() > 1)
+    return false;
   let placed = 0;
   for (const sq of diff) {
     if (!rec.sensed.occupied.has(sq)) continue;
@@ -157,7 +160,11 @@ const moveUnderWay = (tx: Tx): boolean => {
  */
 export const onMismatch = (tx: Tx, out: MismatchOutput): void => {
   if (out.trigger === 'press') return;
-  if (tx.st.resync && !moveUnderWay(tx)) {
+  // Only with the board's log replayed over the gap: the record then holds what was played, and
+  // the board can differ from it by a move under way only; a snapshot alone may be plies ahead.
+  const { gap, recovered } = tx.st;
+  const logged = gap !== undefined && recovered !== undefined && recovered.until >= gap.from;
+  if (tx.st.resync && !(logged && moveUnderWay(tx))) {
     holdAlert(tx, out, () => mismatchAlert(tx, out, out.at));
     return;
   }
