@@ -121,9 +121,11 @@ const afterQuiet = (tx: Tx, at: number): void => {
 
 /** A board event: the board as it stood until now judged first, then the event. */
 const sensorStep = (tx: Tx, input: BoardEvent, at: number): void => {
-  // A board re-read after a gap is judged on its snapshot, not on the board before it (the end of
-  // its log, read while a piece may have been in hand).
-  const reread = input.kind === 'snapshot' && tx.st.resync;
+  // A board whose log was replayed over the gap is judged on its snapshot, not on the board before
+  // it (the end of its log, read while a piece may have been in hand).
+  const { gap, recovered } = tx.st;
+  const logged = gap !== undefined && recovered !== undefined && recovered.until >= gap.from;
+  const reread = input.kind === 'snapshot' && tx.st.resync && logged;
   if (input.kind !== 'tick' && !reread) {
     // What waited for a quiet spell is decided as of this instant, before the event changes the board.
     boardStep(tx, { kind: 'tick', at });
