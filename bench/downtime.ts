@@ -87,7 +87,8 @@ const main = async (): Promise<void> => {
     };
     let d = startDaemon();
     daemon = d.child;
-    await waitFor(() => sub.started() >= boards, 600_000, 'every game to start');
+    await waitFor(() => sub.started() >= boards || d.child.exitCode !== null, 600_000, 'every game to start');
+    if (d.child.exitCode !== null) throw new Error(`the daemon exited:\n${d.output()}`);
     progress(`every game started; playing ${warmupSeconds} s`);
     await sleep(warmupSeconds * 1000);
     for (const down of downs) {
@@ -172,7 +173,9 @@ const main = async (): Promise<void> => {
     log(
       `are read at the reconnection. ${boards} boards, games of ${games.split('/').pop() ?? games}, a ply every ${plySeconds} s per board,`,
     );
-    log(`${warmupSeconds} s of play between kills. ${machineLine()}`);
+    log(
+      `${warmupSeconds} s of play between kills. Run on ${new Date().toISOString().slice(0, 10)}. ${machineLine()}`,
+    );
     log('');
     log(
       '| downtime | plies made while down (games) | published as played | left to the arbiter (one mismatch) | lost | every game publishing again after |',

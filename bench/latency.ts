@@ -12,6 +12,7 @@
  * daemon as a child process, /proc CPU and memory readings, quantiles.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, symlinkSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -98,6 +99,11 @@ export const compileChessbridge = (): string => {
     stdio: 'inherit',
   });
   if (r.status !== 0) throw new Error(`the build into ${out} failed (tsc exit ${String(r.status)})`);
+  // Laid out as the package is: the build finds web/, examples/ and package.json beside its folder.
+  for (const name of ['web', 'examples', 'package.json']) {
+    const link = join(ROOT, '.bench-tmp', name);
+    if (!existsSync(link)) symlinkSync(join(ROOT, name), link);
+  }
   return join(out, 'main.js');
 };
 

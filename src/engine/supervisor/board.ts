@@ -145,6 +145,8 @@ export const boardStep = (tx: Tx, e: BoardEvent): void => {
       ],
     });
   } else if (!reread && first && tx.st.inferred === 'unconfirmed') patch(tx, { inferred: false });
+  // The plies read off a re-read board: the position they reach is proven, their number is not.
+  if (reread && first) patch(tx, { readOff: { from: first.ply, to: first.ply + moved.length - 1 } });
   checkFlags(tx, e.at);
   if (isOver(tx)) return;
   if (e.kind === 'square') onTouch(tx, e, before);

@@ -167,6 +167,24 @@ const lastPeriodOf = (st: SupervisorState, side: Color, at: number): boolean => 
   return isLastPeriod(clock.control.periods, readClock(clock, Math.max(at, clock.mark)).period[side]);
 };
 
+/**
+ * Why a flag fallen at `at` is not the daemon's to decide (undefined: it saw it fall, with the game
+ * in view). A flag counts once it is observed (6.8), and what happened before that stands: a mate,
+ * or a resignation or agreement the board cannot show. After a lost link or a restart the daemon
+ * did not see when the flag fell nor what came before it, and the clock model missed the presses:
+ * the clock's zero is a reading for the arbiter, never a result decided alone.
+ */
+const unseenFlag = (st: SupervisorState, at: number): string | undefined => {
+  if (st.linkLost) return 'the link to the board is down';
+  if (st.recovering) return "it fell in the board's log replayed after a gap (its times are not known)";
+  if (st.rec.undecided || st.inferred === 'contradicted')
+    return 'the board does not show the game yet (a board mismatch is open)';
+  const { gap } = st;
+  if (gap && (gap.boardAt === undefined || at < gap.boardAt || gap.clockAt === undefined))
+    return 'it fell while the daemon did not see the game (a lost link or a restart), or is the first reading since';
+  return undefined;
+};
+
 /** Decides the flag of `side` fallen at `at` (once). `claimed`: the opponent claims it (claim-only regimes). */
 export const decideFlagOf = (
   tx: Tx,
@@ -180,6 +198,19 @@ export const decideFlagOf = (
   // A move made before the flag that ends the game stands (S60), pressed or not.
   if (commitEndBefore(tx, at)) return;
   const st = tx.st;
+  const unseen = claimed ? undefined : unseenFlag(st, at);
+  if (unseen !== undefined) {
+    patch(tx, { flagDone: { ...st.flagDone, [side]: true } });
+    const name = side === 'white' ? 'White' : 'Black';
+    emitOnce(tx, `flag-unseen:${side}`, at, {
+      type: 'alert',
+      code: 'arbiter-decision-needed',
+      article: cite(st.profile.edition, st.profile.flag.articles.flag),
+      color: side,
+      detail: `${name}'s clock shows no time left, but ${unseen}: whether the game had ended before, and the result, are the arbiter's to establish (6.8, 6.9). No result from the daemon.`,
+    });
+    return;
+  }
   const { profile } = st;
   const pos = positionAt(st, st.rec.game.length);
   const winner = opposite(side);

@@ -238,6 +238,7 @@ export const onCommand = (tx: Tx, c: OperatorCommand): void => {
     case 'arbiter':
       // The arbiter has seen the board: the record is his from here.
       if (tx.st.inferred) patch(tx, { inferred: false });
+      if (tx.st.readOff) patch(tx, { readOff: undefined });
       arbiter(tx, c);
       return;
   }
@@ -246,7 +247,12 @@ export const onCommand = (tx: Tx, c: OperatorCommand): void => {
 export const onLink = (tx: Tx, state: 'lost' | 'back', at: number, restart = false): void => {
   if (state === 'lost') {
     if (tx.st.linkLost) return;
-    patch(tx, { linkLost: true, lostAt: at, gapped: true });
+    patch(tx, {
+      linkLost: true,
+      lostAt: at,
+      gapped: true,
+      gap: { from: at, boardAt: undefined, clockAt: undefined },
+    });
     if (restart) return;
     emit(tx, at, {
       type: 'alert',

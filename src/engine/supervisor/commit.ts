@@ -21,7 +21,7 @@ import { madeIndexOf } from '../recognition/state.js';
 import { type Art4Finding, checkArt4, publishArt4 } from './art4.js';
 import { endWith } from './ending.js';
 import { positionAt } from './state.js';
-import { type Tx, emit, patch } from './tx.js';
+import { type Tx, emit, emitOnce, patch } from './tx.js';
 
 /** The quiet time after which the daemon acts on a board without a press (GameSettings.quietMs). */
 export const quietMsOf = (tx: Tx): number => tx.st.settings.quietMs ?? DEFAULT_QUIET_MS;
@@ -72,6 +72,22 @@ const automaticEnd = (tx: Tx, ply: number, at: number, art4: Art4Finding | undef
   // the arbiter's to weigh, never a decision of the daemon's.
   const proven = art4?.alerts.some(a => a.breach && a.grade === 'proven') ?? false;
   if (proven && tx.st.profile.moving.gameEndRequiresArticle4) return;
+  // Plies read off a board re-read after a gap prove the position, not whose move it is (a rook
+  // goes to a3 in one move or two): only a checkmate, where the mated side must be the one to
+  // move, ends the game by itself; any other ending there is the arbiter's.
+  const read = tx.st.readOff;
+  if (read && ply >= read.from && ply <= read.to && end.kind !== 'checkmate') {
+    const turn = positionAt(tx.st, ply).turn;
+    const plies = read.from === read.to ? `ply ${read.from}` : `plies ${read.from}-${read.to}`;
+    emitOnce(tx, `read-off-end:${ply}:${tx.st.epoch}`, at, {
+      type: 'alert',
+      code: 'arbiter-decision-needed',
+      article: end.article,
+      color: turn,
+      detail: `The board shows a position that ends the game (${end.kind}) if ${turn === 'white' ? 'White' : 'Black'} is to move, after ${plies} read off the board after a gap: the board does not show whose move it is, nor the moves that led there. The arbiter decides whether the game ended; no result from the daemon.`,
+    });
+    return;
+  }
   endWith(tx, at, end);
 };
 

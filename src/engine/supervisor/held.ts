@@ -14,6 +14,7 @@ import { citeTopic } from '../editions.js';
 import type { AlertCode } from '../events.js';
 import type { RecognitionOutput } from '../recognition/outputs.js';
 import type { ArticleRef, Color } from '../types.js';
+import { diffSquares, pieceAt } from '../recognition/sensedBoard.js';
 import { attemptEvents, sensedFen } from './boardFacts.js';
 import { type BoardIrregularity, classifyBoard } from './irregular.js';
 import { positionAt } from './state.js';
@@ -141,6 +142,31 @@ const irregularityAlert = (
 };
 
 /**
+ * The board differs from the record's last position only as the side to move's hands make it
+ * while he moves, on four squares at most: pieces taken off (his own lifted, one captured piece
+ * taken off first) and at most two of his own set down (a knight set down beside its square, king
+ * and rook castling). Moves
+ * made meanwhile would show a piece of the other side set down. Re-read after a gap, that is a
+ * move under way, judged as in play, not a mismatch: a board read back while 15. Nxe4 was being
+ * played, the knight resting on f3, or while a captured piece was off and the capturer in hand.
+ */
+const moveUnderWay = (tx: Tx): boolean => {
+  const { rec } = tx.st;
+  const tip = positionAt(tx.st, rec.game.length);
+  const diff = diffSquares(tip.board, rec.sensed);
+  // One move's squares at most (castling: four), one captured piece at most.
+  if (diff.isEmpty() || diff.size() > 4 || diff.intersect(tip.board[opposite(tip.turn)]).size() > 1)
+    return false;
+  let placed = 0;
+  for (const sq of diff) {
+    if (!rec.sensed.occupied.has(sq)) continue;
+    if (rec.sensed.unknown.has(sq) || pieceAt(rec.sensed, sq)?.color !== tip.turn) return false;
+    placed++;
+  }
+  return placed <= 2;
+};
+
+/**
  * A quiet board that is no position. A board re-read after a gap (link back, restart, an arbiter's
  * restore) is a board mismatch at once: that is a fact, not handling. Otherwise pieces may still be
  * moving (a knight set down beside its square, a king carried over the board): it is held as an
@@ -148,7 +174,11 @@ const irregularityAlert = (
  */
 export const onMismatch = (tx: Tx, out: MismatchOutput): void => {
   if (out.trigger === 'press') return;
-  if (tx.st.resync) {
+  // Only with the board's log replayed over the gap: the record then holds what was played, and
+  // the board can differ from it by a move under way only; a snapshot alone may be plies ahead.
+  const { gap, recovered } = tx.st;
+  const logged = gap !== undefined && recovered !== undefined && recovered.until >= gap.from;
+  if (tx.st.resync && !(logged && moveUnderWay(tx))) {
     holdAlert(tx, out, () => mismatchAlert(tx, out, out.at));
     return;
   }
@@ -236,7 +266,9 @@ export const checkIrregular = (tx: Tx, now: number, quietMs: number): void => {
     return;
   }
   if (irr.alert || st.rec.dirty) return;
-  const due = st.rec.lastChangeAt + quietMs;
+  // Quiet since it was seen: a board read back after a gap stood so for an unknown time (the
+  // times of its log are made up), so the quiet time runs from the moment it was seen again.
+  const due = Math.max(st.rec.lastChangeAt, st.gap?.boardAt ?? Number.NEGATIVE_INFINITY) + quietMs;
   if (now < due) return;
   const before = tx.st.seq;
   const out = irr.out;

@@ -95,6 +95,8 @@ export const startSupervision = (
     linkLost: false,
     lostAt: undefined,
     gapped: false,
+    gap: undefined,
+    readOff: undefined,
     ended: undefined,
     pressSeen: false,
     // A resumed game's plies were pressed for, as far as anyone knows.
@@ -119,7 +121,12 @@ const afterQuiet = (tx: Tx, at: number): void => {
 
 /** A board event: the board as it stood until now judged first, then the event. */
 const sensorStep = (tx: Tx, input: BoardEvent, at: number): void => {
-  if (input.kind !== 'tick') {
+  // A board whose log was replayed over the gap is judged on its snapshot, not on the board before
+  // it (the end of its log, read while a piece may have been in hand).
+  const { gap, recovered } = tx.st;
+  const logged = gap !== undefined && recovered !== undefined && recovered.until >= gap.from;
+  const reread = input.kind === 'snapshot' && tx.st.resync && logged;
+  if (input.kind !== 'tick' && !reread) {
     // What waited for a quiet spell is decided as of this instant, before the event changes the board.
     boardStep(tx, { kind: 'tick', at });
     afterQuiet(tx, at);
@@ -163,6 +170,9 @@ export const superviseStep = (state: SupervisorState, input: SupervisorInput): S
     case 'press':
     case 'adjust':
       if (tx.st.lostAt !== undefined && input.kind !== 'adjust') patch(tx, { lostAt: undefined });
+      // The board seen again after a gap (its first change or snapshot once the link is back).
+      if (input.kind !== 'adjust' && !tx.st.linkLost && tx.st.gap && tx.st.gap.boardAt === undefined)
+        patch(tx, { gap: { ...tx.st.gap, boardAt: at } });
       sensorStep(tx, input, at);
       break;
     case 'boardLog':
@@ -176,6 +186,9 @@ export const superviseStep = (state: SupervisorState, input: SupervisorInput): S
         applyReading(tx, at, input.whiteMs, input.blackMs, input.running);
         checkFlags(tx, at);
       }
+      // The clock read again once the board was seen after a gap: from here the daemon sees it.
+      if (tx.st.gap?.boardAt !== undefined && tx.st.gap.clockAt === undefined)
+        patch(tx, { gap: { ...tx.st.gap, clockAt: at } });
       break;
     case 'link':
       if (input.state === 'lost' && !tx.st.linkLost) boardStep(tx, { kind: 'tick', at });

@@ -173,6 +173,20 @@ export interface SupervisorState {
   readonly lostAt: number | undefined;
   /** The link to the board was lost at some point in this game: a re-read board may be ahead of the record. */
   readonly gapped: boolean;
+  /**
+   * The last time the daemon did not see the game (a lost link, a restart): `from` when it stopped
+   * seeing it, `boardAt` when the board was first seen again, `clockAt` when the clock was first
+   * read after that. A flag the daemon did not see fall is not a result it decides (clockFeed.ts).
+   */
+  readonly gap:
+    | { readonly from: number; readonly boardAt: number | undefined; readonly clockAt: number | undefined }
+    | undefined;
+  /**
+   * The plies the last catch-up read off a re-read board (a snapshot after a gap): the board shows
+   * the position they reach, not the order or number of moves, so the side to move is not proven
+   * by it. Only a checkmate ends the game there by itself (commit.ts).
+   */
+  readonly readOff: { readonly from: number; readonly to: number } | undefined;
   readonly ended: Ended | undefined;
   /** A clock press has been seen in this game (a game with a clock, even without a time control). */
   readonly pressSeen: boolean;
