@@ -163,20 +163,22 @@ describe('folder export with a broadcast delay', () => {
     });
     const sampling = { on: true };
     const sampler = (async () => {
+      // Each sighting is timed once its answer is in (a move seen at T was released before T),
+      // so a loaded machine can only make a release look later, never earlier.
       while (sampling.on) {
-        const at = Date.now();
         for (const b of venue.boards) {
           const game = `r1-b${b.number}`;
-          mark(live.get(game)!, movesFromEvents(sub.firstArrivals().get(game) ?? []).length, at);
+          mark(live.get(game)!, movesFromEvents(sub.firstArrivals().get(game) ?? []).length, Date.now());
           const file = await readOrUndefined(join(folder, 'round-1', `game-${b.number}.pgn`));
-          mark(exported.get(game)!, pliesIn(file), at);
+          mark(exported.get(game)!, pliesIn(file), Date.now());
           const reply = await fetch(`${http}/round-1/game-${b.number}.pgn`).catch(() => undefined);
-          mark(served.get(game)!, pliesIn(reply?.ok === true ? await reply.text() : undefined), at);
+          const text = reply?.ok === true ? await reply.text() : undefined;
+          mark(served.get(game)!, pliesIn(text), Date.now());
           const shown = sub.latest(`${BASE}/public/games/${game}`);
           mark(
             topic.get(game)!,
             shown === undefined ? 0 : (JSON.parse(shown) as { moves: string[] }).moves.length,
-            at,
+            Date.now(),
           );
         }
         for (const push of lichess.pushes)

@@ -174,15 +174,26 @@ const lastPeriodOf = (st: SupervisorState, side: Color, at: number): boolean => 
  * did not see when the flag fell nor what came before it, and the clock model missed the presses:
  * the clock's zero is a reading for the arbiter, never a result decided alone.
  */
-const unseenFlag = (st: SupervisorState, at: number): string | undefined => {
-  if (st.linkLost) return 'the link to the board is down';
-  if (st.recovering) return "it fell in the board's log replayed after a gap (its times are not known)";
-  if (st.rec.undecided || st.inferred === 'contradicted')
-    return 'the board does not show the game yet (a board mismatch is open)';
+/** Why a flag at 0:00 was not seen to fall, as the key of its sentence; undefined when it was. */
+type UnseenFlag = 'flag.unseen_link_down' | 'flag.unseen_log' | 'flag.unseen_mismatch' | 'flag.unseen_gap';
+
+const unseenFlag = (st: SupervisorState, at: number): UnseenFlag | undefined => {
+  if (st.linkLost) return 'flag.unseen_link_down';
+  if (st.recovering) return 'flag.unseen_log';
+  if (st.rec.undecided || st.inferred === 'contradicted') return 'flag.unseen_mismatch';
   const { gap } = st;
   if (gap && (gap.boardAt === undefined || at < gap.boardAt || gap.clockAt === undefined))
-    return 'it fell while the daemon did not see the game (a lost link or a restart), or is the first reading since';
+    return 'flag.unseen_gap';
   return undefined;
+};
+
+/** The English of each reason, as the catalog writes it. */
+const UNSEEN_WHY: { readonly [K in UnseenFlag]: string } = {
+  'flag.unseen_link_down': 'the link to the board is down',
+  'flag.unseen_log': "it fell in the board's log replayed after a gap (its times are not known)",
+  'flag.unseen_mismatch': 'the board does not show the game yet (a board mismatch is open)',
+  'flag.unseen_gap':
+    'it fell while the daemon did not see the game (a lost link or a restart), or is the first reading since',
 };
 
 /** Decides the flag of `side` fallen at `at` (once). `claimed`: the opponent claims it (claim-only regimes). */
@@ -207,7 +218,8 @@ export const decideFlagOf = (
       code: 'arbiter-decision-needed',
       article: cite(st.profile.edition, st.profile.flag.articles.flag),
       color: side,
-      detail: `${name}'s clock shows no time left, but ${unseen}: whether the game had ended before, and the result, are the arbiter's to establish (6.8, 6.9). No result from the daemon.`,
+      detail: `${name}'s clock shows no time left, but ${UNSEEN_WHY[unseen]}: whether the game had ended before, and the result, are the arbiter's to establish (6.8, 6.9). No result from the daemon.`,
+      text: [say(unseen, { color: side })],
     });
     return;
   }

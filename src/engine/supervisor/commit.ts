@@ -22,6 +22,7 @@ import { type Art4Finding, checkArt4, publishArt4 } from './art4.js';
 import { endWith } from './ending.js';
 import { positionAt } from './state.js';
 import { type Tx, emit, emitOnce, patch } from './tx.js';
+import { say } from '../texts.js';
 
 /** The quiet time after which the daemon acts on a board without a press (GameSettings.quietMs). */
 export const quietMsOf = (tx: Tx): number => tx.st.settings.quietMs ?? DEFAULT_QUIET_MS;
@@ -84,7 +85,12 @@ const automaticEnd = (tx: Tx, ply: number, at: number, art4: Art4Finding | undef
       code: 'arbiter-decision-needed',
       article: end.article,
       color: turn,
-      detail: `The board shows a position that ends the game (${end.kind}) if ${turn === 'white' ? 'White' : 'Black'} is to move, after ${plies} read off the board after a gap: the board does not show whose move it is, nor the moves that led there. The arbiter decides whether the game ended; no result from the daemon.`,
+      detail: `The board shows a position that ends the game if ${turn === 'white' ? 'White' : 'Black'} is to move, after ${plies} read off the board after a gap: the board does not show whose move it is, nor the moves that led there. The arbiter decides whether the game ended; no result from the daemon.`,
+      text: [
+        read.from === read.to
+          ? say('end.read_off_one', { color: turn, ply: read.from })
+          : say('end.read_off', { color: turn, from_ply: read.from, to_ply: read.to }),
+      ],
     });
     return;
   }

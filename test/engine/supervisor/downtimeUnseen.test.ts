@@ -21,6 +21,7 @@
  *    is one read while a knight rested beside its square (board r1-b9, 15. Nxe4 via f3): a move
  *    under way is judged as in play, its quiet time counted from when the board was seen again.
  */
+import { detailText } from '../../../src/bridge/i18n/messages.js';
 import { describe, expect, it } from 'vitest';
 import type { BoardLogEntry, GameEvent, GameSettings, SupervisorInput } from '../../../src/engine/events.js';
 import { parseSquare } from 'chessops';
@@ -126,7 +127,9 @@ describe('a stalemate read off the board after a gap', () => {
     expect(ends(events)).toEqual([]);
     const found = alerts(events);
     expect(found.map(a => [a.code, a.article.article])).toEqual([['arbiter-decision-needed', '5.2.1']]);
-    expect(found[0]?.detail).toContain('stalemate');
+    expect(found[0]?.text).toEqual([{ key: 'end.read_off_one', params: { color: 'black', ply: 19 } }]);
+    // The sentence as data renders, in English, the detail old consumers read.
+    expect(detailText('en', found[0]?.text ?? [])).toBe(found[0]?.detail);
   });
 
   it('made in view, it ends the game', () => {
@@ -152,6 +155,8 @@ describe('a flag that fell while the link was down', () => {
     const found = alerts(events);
     expect(found.map(a => [a.code, a.color])).toEqual([['arbiter-decision-needed', 'white']]);
     expect(found[0]?.article.article).toBe('6.9');
+    expect(found[0]?.text.map(t => t.key)).toEqual(['flag.unseen_gap']);
+    expect(detailText('en', found[0]?.text ?? [])).toBe(found[0]?.detail);
   });
 
   it('a clock read at 0:00 for the first time after the gap: an alert, no result', () => {
