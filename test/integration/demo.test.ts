@@ -51,9 +51,14 @@ describe('chessbridge demo --once', () => {
       const folder = /^  export folder\s+(\S+)/m.exec(out)?.[1] ?? '';
       const index = join(folder, 'round-1', 'index.json');
       const indexText = () => (existsSync(index) ? readFileSync(index, 'utf8') : '');
-      // Both boards' games, board 2's being the second to start.
-      await waitFor(() => indexText().includes('"Larrañaga Goicoechea"'), 30_000, 'the export folder');
-      expect(indexText()).toContain('"lname": "Montenegro Salvatierra"');
+      // Both boards' games, in whichever order their boards start them.
+      await waitFor(
+        () =>
+          indexText().includes('"lname": "Larrañaga Goicoechea"') &&
+          indexText().includes('"lname": "Montenegro Salvatierra"'),
+        30_000,
+        () => `both games in the export folder (${indexText()})`,
+      );
       expect(JSON.parse(readFileSync(join(folder, 'tournament.json'), 'utf8'))).toMatchObject({
         name: 'chessbridge demo open',
       });
