@@ -267,6 +267,8 @@ opLogin.addEventListener('submit', event => {
   $('op-login-error').textContent = '';
   setOperator(user, password);
 });
+// The form is handled from here on (boards.html keeps it disabled until then).
+$('op-login-fields').disabled = false;
 $('op-logout').addEventListener('click', () => setOperator(undefined));
 
 /** The boards of the rebind form, in hall order. */

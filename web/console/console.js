@@ -341,4 +341,6 @@ loginForm.addEventListener('submit', async event => {
 });
 
 logoutButton.addEventListener('click', () => logout(t('console.logged_out')));
+// The form is handled from here on (index.html keeps it disabled until then).
+$('login-fields').disabled = false;
 setLocked(true);
