@@ -14,24 +14,20 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, connectAsync, type IClientOptions, type MqttClient } from 'mqtt';
-import { asyncScheduler, Observable, type Subscriber, type Subscription } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/bridge/config/index.js';
-import { Daemon } from '../../src/bridge/daemon/daemon.js';
-import { engineSupervisor } from '../../src/bridge/game/engine.js';
-import { memoryLogger } from '../../src/bridge/logger.js';
-import { START_SQUARES, type Observation } from '../../src/drivers/observation.js';
+import type { Daemon } from '../../src/bridge/daemon/daemon.js';
 import { launchChromium } from '../support/browser.js';
 import { main } from '../../src/main.js';
 import { mosquittoConfSample } from '../../src/bridge/security/mosquittoFiles.js';
 import { freePort, startMosquitto, waitFor, waitForPort, type Mosquitto } from '../support/mosquitto.js';
+import { type SinkDaemon, startSinkDaemon } from './sinkDaemon.js';
 
 /** The console's own rule for its request topics (web/shared/live.js). */
 const { requestTopic } = (await import(new URL('../../web/shared/live.js', import.meta.url).href)) as {
   requestTopic: (base: string, username: string | undefined, action: string) => string;
 };
 
-const now = (): number => performance.timeOrigin + performance.now();
 const DAEMON = { username: 'bridge', password: 'umpire-account-5Rt8q' };
 const ANNA = { username: 'anna', password: 'tarrasch-1908-opens-e4' };
 const OLGA = { username: 'olga', password: 'rounds-and-boards-77' };
@@ -57,9 +53,8 @@ describe('a hall behind mosquitto with the files of chessbridge broker-config', 
   let dir: string;
   let broker: Mosquitto;
   let daemon: Daemon;
-  let lines: string[];
-  let pipeline: Subscription;
-  let sink: Subscriber<Observation> | undefined;
+  let lines: readonly string[];
+  let run: SinkDaemon;
   let counter = 0;
   /** The hall's listener, where every client but the daemon connects. */
   let hallUrl: string;
@@ -156,35 +151,14 @@ describe('a hall behind mosquitto with the files of chessbridge broker-config', 
     wsUrl = `ws://127.0.0.1:${wsPort}`;
     await waitForPort(hallPort, 5000);
     const config = (await loadConfig({ text: configText(dir, broker.url) })).unwrap();
-    const memory = memoryLogger('info');
-    lines = memory.lines;
-    daemon = new Daemon({
-      config,
-      log: memory.logger,
-      engine: engineSupervisor(),
-      scheduler: asyncScheduler,
-      now,
-      version: '0.0.0-test',
-      httpPort: 0,
-      openBoard: () =>
-        new Observable<Observation>(s => {
-          sink = s;
-          return () => (sink = undefined);
-        }),
-    });
-    await daemon.start();
-    pipeline = daemon.pipeline$().subscribe();
-    await waitFor(() => sink !== undefined, 5000, 'the board session');
-    sink?.next({ type: 'identity', at: now(), vendor: 'DGT', serial: '01025' });
-    sink?.next({ type: 'snapshot', at: now(), squares: START_SQUARES });
-    sink?.next({ type: 'link', at: now(), state: 'connected' });
-    await waitFor(() => daemon.games?.get(GAME) !== undefined, 5000, 'the game to start');
+    run = await startSinkDaemon(config, { httpPort: 0 });
+    ({ daemon, lines } = run);
+    await run.connectBoard(GAME);
   });
 
   afterAll(async () => {
     for (const c of clients) c.end(true);
-    pipeline.unsubscribe();
-    await daemon.stop();
+    await run.stop();
     await broker.stop();
     for (const k of Object.keys(ENV)) delete process.env[k];
     await rm(dir, { recursive: true, force: true });

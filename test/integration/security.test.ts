@@ -11,18 +11,14 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, connectAsync, type IClientOptions, type MqttClient } from 'mqtt';
-import { asyncScheduler, Observable, type Subscriber, type Subscription } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/bridge/config/index.js';
-import { Daemon } from '../../src/bridge/daemon/daemon.js';
-import { engineSupervisor } from '../../src/bridge/game/engine.js';
-import { memoryLogger } from '../../src/bridge/logger.js';
+import type { Daemon } from '../../src/bridge/daemon/daemon.js';
 import { hashPassword } from '../../src/bridge/security/passwords.js';
-import { START_SQUARES, type Observation } from '../../src/drivers/observation.js';
 import { waitFor } from '../support/mosquitto.js';
 import { guessHttp, guessMqtt, tallyText } from '../support/guessing.js';
+import { type SinkDaemon, startSinkDaemon } from './sinkDaemon.js';
 
-const now = (): number => performance.timeOrigin + performance.now();
 const ANNA = { username: 'anna', password: 'tarrasch-1908-opens-e4' };
 const OLGA = { username: 'olga', password: 'rounds-and-boards-77' };
 const WALL = { username: 'wall', password: 'corridor-screen-4411' };
@@ -33,10 +29,9 @@ const GUESSES = 10_000;
 describe('a hall full of phones: the embedded broker and the daemon', () => {
   let dir: string;
   let daemon: Daemon;
-  let lines: string[];
-  let pipeline: Subscription;
+  let lines: readonly string[];
+  let run: SinkDaemon;
   let url: string;
-  let sink: Subscriber<Observation> | undefined;
   const clients: MqttClient[] = [];
   /** An arbiter action over HTTP with a user's Basic credentials: the status and the body. */
   const post = async (login: { username: string; password: string }, action: string, body: object) => {
@@ -107,38 +102,19 @@ describe('a hall full of phones: the embedded broker and the daemon', () => {
         ].join('\n'),
       })
     ).unwrap();
-    const memory = memoryLogger('info');
-    lines = memory.lines;
-    daemon = new Daemon({
-      config,
-      log: memory.logger,
-      engine: engineSupervisor(),
-      scheduler: asyncScheduler,
-      now,
-      version: '0.0.0-test',
-      openBoard: () =>
-        new Observable<Observation>(s => {
-          sink = s;
-          return () => (sink = undefined);
-        }),
+    run = await startSinkDaemon(config, {
       brokerPorts: { port: 0, wsPort: 0 },
       httpPort: 0,
       loginReportMs: 500,
     });
-    await daemon.start();
+    ({ daemon, lines } = run);
     url = daemon.addresses?.mqtt ?? '';
-    pipeline = daemon.pipeline$().subscribe();
-    await waitFor(() => sink !== undefined, 5000, 'the board session');
-    sink?.next({ type: 'identity', at: now(), vendor: 'DGT', serial: '01025' });
-    sink?.next({ type: 'snapshot', at: now(), squares: START_SQUARES });
-    sink?.next({ type: 'link', at: now(), state: 'connected' });
-    await waitFor(() => daemon.games?.get(GAME) !== undefined, 5000, 'the game to start');
+    await run.connectBoard(GAME);
   });
 
   afterAll(async () => {
     for (const c of clients) c.end(true);
-    pipeline.unsubscribe();
-    await daemon.stop();
+    await run.stop();
     delete process.env.SECURITY_TEST_OLGA;
     await rm(dir, { recursive: true, force: true });
   });

@@ -11,17 +11,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectAsync, type MqttClient } from 'mqtt';
-import { asyncScheduler, Observable, type Subscriber } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/bridge/config/index.js';
-import { Daemon } from '../../src/bridge/daemon/daemon.js';
-import { engineSupervisor } from '../../src/bridge/game/engine.js';
-import { memoryLogger } from '../../src/bridge/logger.js';
-import { START_SQUARES, type Observation } from '../../src/drivers/observation.js';
 import { MOSQUITTO_BINARY, startMosquitto, waitFor, type Mosquitto } from '../support/mosquitto.js';
 import { observationsOfGame } from '../bridge/game/support.js';
+import { now, startSinkDaemon } from './sinkDaemon.js';
 
-const now = (): number => performance.timeOrigin + performance.now();
 const GAME = 'r1-b1';
 
 interface PageState {
@@ -53,36 +48,14 @@ const runDaemon = async (url: string, journal: string, white: string) => {
       ].join('\n'),
     })
   ).unwrap();
-  let sink: Subscriber<Observation> | undefined;
-  const daemon = new Daemon({
-    config,
-    log: memoryLogger('warn').logger,
-    engine: engineSupervisor(),
-    scheduler: asyncScheduler,
-    now,
-    version: '0.0.0-test',
-    openBoard: () =>
-      new Observable<Observation>(s => {
-        sink = s;
-        return () => (sink = undefined);
-      }),
-  });
-  await daemon.start();
-  const pipeline = daemon.pipeline$().subscribe();
+  const run = await startSinkDaemon(config, { level: 'warn' });
   return {
     /** Connects the board and plays `sans` from the start position. */
     play: async (sans: readonly string[]) => {
-      await waitFor(() => sink !== undefined, 5000, 'the board session');
-      sink?.next({ type: 'identity', at: now(), vendor: 'DGT', serial: '01025' });
-      sink?.next({ type: 'snapshot', at: now(), squares: START_SQUARES });
-      sink?.next({ type: 'link', at: now(), state: 'connected' });
-      await waitFor(() => daemon.games?.get(GAME) !== undefined, 5000, 'the game to start');
-      for (const o of observationsOfGame(sans, { seed: 3, t0: now() + 50 })) sink?.next(o);
+      await run.connectBoard(GAME);
+      for (const o of observationsOfGame(sans, { seed: 3, t0: now() + 50 })) run.send(o);
     },
-    stop: async () => {
-      pipeline.unsubscribe();
-      await daemon.stop();
-    },
+    stop: () => run.stop(),
   };
 };
 

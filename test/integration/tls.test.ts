@@ -12,7 +12,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectAsync, type MqttClient } from 'mqtt';
-import { asyncScheduler, Observable, type Subscriber, type Subscription } from 'rxjs';
+import { asyncScheduler, Observable } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliIo } from '../../src/bridge/cli/cli.js';
 import { loadConfig } from '../../src/bridge/config/index.js';
@@ -20,13 +20,13 @@ import { Daemon } from '../../src/bridge/daemon/daemon.js';
 import { engineSupervisor } from '../../src/bridge/game/engine.js';
 import { memoryLogger } from '../../src/bridge/logger.js';
 import { writeCertFiles } from '../../src/bridge/security/certFiles.js';
-import { START_SQUARES, type Observation } from '../../src/drivers/observation.js';
+import type { Observation } from '../../src/drivers/observation.js';
 import { decodePgnBytes } from '../../src/engine/pgnRead.js';
 import { CHROMIUM_PATH, launchChromium, type Chromium } from '../support/browser.js';
 import { waitFor } from '../support/mosquitto.js';
 import { observationsOfGame } from '../bridge/game/support.js';
+import { now, type SinkDaemon, startSinkDaemon } from './sinkDaemon.js';
 
-const now = (): number => performance.timeOrigin + performance.now();
 const ANNA = { username: 'anna', password: 'tarrasch-1908-opens-e4' };
 const GAME = 'r1-b1';
 const OPENING = ['e4', 'e5', 'Nf3'];
@@ -63,9 +63,8 @@ describe('TLS with a certificate of chessbridge cert', () => {
   let ca: Buffer;
   let spki: string;
   let daemon: Daemon;
-  let lines: string[];
-  let pipeline: Subscription;
-  let sink: Subscriber<Observation> | undefined;
+  let lines: readonly string[];
+  let run: SinkDaemon;
   let chrome: Chromium | undefined;
   const clients: MqttClient[] = [];
 
@@ -97,37 +96,15 @@ describe('TLS with a certificate of chessbridge cert', () => {
       })
     ).unwrap();
     process.env.TLS_TEST_ANNA = ANNA.password;
-    const memory = memoryLogger('info');
-    lines = memory.lines;
-    daemon = new Daemon({
-      config,
-      log: memory.logger,
-      engine: engineSupervisor(),
-      scheduler: asyncScheduler,
-      now,
-      version: '0.0.0-test',
-      openBoard: () =>
-        new Observable<Observation>(s => {
-          sink = s;
-          return () => (sink = undefined);
-        }),
-      brokerPorts: { port: 0, wsPort: 0 },
-      httpPort: 0,
-    });
-    await daemon.start();
-    pipeline = daemon.pipeline$().subscribe();
-    await waitFor(() => sink !== undefined, 5000, 'the board session');
-    sink?.next({ type: 'identity', at: now(), vendor: 'DGT', serial: '01025' });
-    sink?.next({ type: 'snapshot', at: now(), squares: START_SQUARES });
-    sink?.next({ type: 'link', at: now(), state: 'connected' });
-    await waitFor(() => daemon.games?.get(GAME) !== undefined, 5000, 'the game to start');
+    run = await startSinkDaemon(config, { brokerPorts: { port: 0, wsPort: 0 }, httpPort: 0 });
+    ({ daemon, lines } = run);
+    await run.connectBoard(GAME);
   });
 
   afterAll(async () => {
     for (const c of clients) c.end(true);
     await chrome?.close();
-    pipeline.unsubscribe();
-    await daemon.stop();
+    await run.stop();
     delete process.env.TLS_TEST_ANNA;
     await rm(dir, { recursive: true, force: true });
   });
@@ -171,10 +148,10 @@ describe('TLS with a certificate of chessbridge cert', () => {
       );
       expect(page.url()).toMatch(/^https:/);
       await page.locator('[data-name="white"]', { hasText: 'White, W' }).waitFor({ timeout: 40_000 });
-      for (const o of observationsOfGame(OPENING, { seed: 2, t0: now() + 50 })) sink?.next(o);
+      for (const o of observationsOfGame(OPENING, { seed: 2, t0: now() + 50 })) run.send(o);
       await page.locator('.move-list [data-ply="3"]').waitFor({ timeout: 40_000 });
       expect(chrome.errors).toEqual([]);
-    } else for (const o of observationsOfGame(OPENING, { seed: 2, t0: now() + 50 })) sink?.next(o);
+    } else for (const o of observationsOfGame(OPENING, { seed: 2, t0: now() + 50 })) run.send(o);
     await waitFor(() => tlsSeen.length >= 3 && wssSeen.length >= 3, 15_000, 'three moves over mqtts and wss');
     expect(tlsSeen.slice(0, 3)).toEqual(OPENING);
     expect(wssSeen.slice(0, 3)).toEqual(OPENING);
