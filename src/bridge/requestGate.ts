@@ -17,6 +17,7 @@
  *   if (ticket.ok) { await handle(); ticket.release(); } else answer(ticket.message);
  *   setInterval(() => { const line = gate.summary(); if (line) log.warn(line); }, 10_000);
  */
+import { type Bucket, takeToken } from './tokenBucket.js';
 
 /** What the transport knows of who sent a request. */
 export interface RequestOrigin {
@@ -89,20 +90,6 @@ export interface RequestGateContext {
   readonly maxNamed?: number;
 }
 
-interface Bucket {
-  tokens: number;
-  at: number;
-}
-
-/** Refills a bucket to `now` and takes one token if there is one. */
-const take = (bucket: Bucket, now: number, perSecond: number, size: number): boolean => {
-  bucket.tokens = Math.min(size, bucket.tokens + (Math.max(0, now - bucket.at) * perSecond) / 1000);
-  bucket.at = now;
-  if (bucket.tokens < 1) return false;
-  bucket.tokens -= 1;
-  return true;
-};
-
 /** The gate (see the module comment). */
 export class RequestGate {
   private readonly clients = new Map<string, Bucket>();
@@ -136,7 +123,7 @@ export class RequestGate {
     const client = requestClientKey(origin);
     if (this.pendingCount >= limits.queue)
       return this.refuse(origin, client, 'busy', `busy: ${limits.queue} requests wait already`, 1);
-    if (!take(this.bucketOf(client, now), now, limits.perSecond, limits.burst))
+    if (!takeToken(this.bucketOf(client, now), now, limits.perSecond, limits.burst))
       return this.refuse(
         origin,
         client,
@@ -144,7 +131,7 @@ export class RequestGate {
         `rate limited: more than ${limits.perSecond} requests a second from this client`,
         Math.max(1, Math.ceil(1 / limits.perSecond)),
       );
-    if (!take(this.total, now, limits.totalPerSecond, limits.totalPerSecond))
+    if (!takeToken(this.total, now, limits.totalPerSecond, limits.totalPerSecond))
       return this.refuse(
         origin,
         client,
@@ -172,7 +159,7 @@ export class RequestGate {
   readDelayMs(): number {
     const { readPerSecond } = this.ctx.limits;
     const now = this.ctx.now();
-    if (take(this.reads, now, readPerSecond, Math.max(1, readPerSecond / 10))) return 0;
+    if (takeToken(this.reads, now, readPerSecond, Math.max(1, readPerSecond / 10))) return 0;
     this.readPauses += 1;
     return Math.max(MIN_READ_PAUSE_MS, Math.ceil(((1 - this.reads.tokens) * 1000) / readPerSecond));
   }
@@ -185,7 +172,7 @@ export class RequestGate {
     const { refusalsPerSecond } = this.ctx.limits;
     const ok =
       refusalsPerSecond > 0 &&
-      take(this.refusals, this.ctx.now(), refusalsPerSecond, Math.max(1, refusalsPerSecond));
+      takeToken(this.refusals, this.ctx.now(), refusalsPerSecond, Math.max(1, refusalsPerSecond));
     if (!ok) this.refusedSince.unanswered += 1;
     return ok;
   }

@@ -18,7 +18,7 @@ import type { Logger } from '../logger.js';
 import { isLoopbackHost } from '../mqtt/embeddedBroker.js';
 import type { Actor } from '../security/roles.js';
 import type { UserDirectory } from '../security/users.js';
-import { TokenBucket } from './limits.js';
+import { type Bucket, fullBucket, takeToken } from '../tokenBucket.js';
 import {
   type BoardEvent,
   type Call,
@@ -77,7 +77,7 @@ interface Connection {
   readonly ws: WebSocket;
   readonly actor: Actor;
   readonly feeds: Map<number, Feed>;
-  readonly bucket: TokenBucket;
+  readonly bucket: Bucket;
 }
 
 /** The user and secret a client sent: Basic on the upgrade, or the query (browsers cannot set headers). */
@@ -182,7 +182,7 @@ export class LiveChessServer {
       ws,
       actor,
       feeds: new Map(),
-      bucket: new TokenBucket(this.opts.burst, this.opts.messagesPerSecond),
+      bucket: fullBucket(this.opts.burst, this.opts.now()),
     };
     this.connections.add(conn);
     this.opts.log.info(`LiveChess client ${actor.user} (${actor.role}) from ${actor.address ?? 'unknown'}`);
@@ -206,7 +206,7 @@ export class LiveChessServer {
       : data instanceof ArrayBuffer
         ? data.byteLength
         : data.length;
-    if (!conn.bucket.take(this.opts.now()))
+    if (!takeToken(conn.bucket, this.opts.now(), this.opts.messagesPerSecond, this.opts.burst))
       return this.send(
         conn,
         makeError(null, `rate limited: at most ${this.opts.messagesPerSecond} messages a second`),

@@ -12,7 +12,7 @@ import {
   makeReply,
   parseCall,
 } from '../../../src/bridge/livechess/protocol.js';
-import { TokenBucket } from '../../../src/bridge/livechess/limits.js';
+import { fullBucket, takeToken } from '../../../src/bridge/tokenBucket.js';
 
 describe('parseCall', () => {
   // The reference's calls, word for word.
@@ -129,9 +129,10 @@ describe('feedParamOf', () => {
   });
 });
 
-describe('TokenBucket', () => {
+describe('token bucket (the LiveChess message rate)', () => {
   it('gives a burst, then the rate', () => {
-    const b = new TokenBucket(3, 2);
+    const bucket = fullBucket(3, 0);
+    const b = { take: (now: number) => takeToken(bucket, now, 2, 3) };
     expect([b.take(0), b.take(0), b.take(0), b.take(0)]).toEqual([true, true, true, false]);
     expect(b.take(499)).toBe(false);
     expect(b.take(500)).toBe(true);
