@@ -21,6 +21,7 @@ import {
   type ArbiterAuthConfig,
   type AuthMethod,
   type FailureLimiter,
+  basicCredentials,
   checkAuthorization,
   makeChallenges,
 } from './auth.js';
@@ -105,16 +106,11 @@ const userLogin = async (
   users: UserDirectory | undefined,
   address: string,
 ): Promise<Awaited<ReturnType<UserDirectory['check']>> | undefined> => {
-  if (users === undefined || header === undefined) return undefined;
-  const m = /^\s*basic\s+(\S+)\s*$/i.exec(header);
-  if (!m) return undefined;
-  const decoded = Buffer.from(m[1] ?? '', 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 0) return undefined;
-  const user = decoded.slice(0, colon);
-  const role = users.roleOf(user);
+  const given = users === undefined ? undefined : basicCredentials(header);
+  if (users === undefined || given === undefined) return undefined;
+  const role = users.roleOf(given.user);
   if (role === undefined || role === 'daemon') return undefined;
-  return users.check(user, decoded.slice(colon + 1), address);
+  return users.check(given.user, given.secret, address);
 };
 
 /** Who logged in, and how; or the reply that refuses the request (401, 403, 429). */

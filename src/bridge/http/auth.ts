@@ -45,6 +45,17 @@ export const sameSecret = (given: string, expected: string): boolean =>
     createHash('sha256').update(expected).digest(),
   );
 
+/** The user and secret of an `Authorization: Basic …` header; undefined for any other header. */
+export const basicCredentials = (
+  header: string | undefined,
+): { readonly user: string; readonly secret: string } | undefined => {
+  const m = header === undefined ? null : /^\s*basic\s+(\S+)\s*$/i.exec(header);
+  if (m?.[1] === undefined) return undefined;
+  const decoded = Buffer.from(m[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon < 0 ? undefined : { user: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
+};
+
 export const checkAuthorization = (
   header: string | undefined,
   config: ArbiterAuthConfig,

@@ -14,6 +14,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Result } from '@badrap/result';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import { basicCredentials } from '../http/auth.js';
 import type { Logger } from '../logger.js';
 import { isLoopbackHost } from '../mqtt/embeddedBroker.js';
 import type { Actor } from '../security/roles.js';
@@ -82,13 +83,8 @@ interface Connection {
 
 /** The user and secret a client sent: Basic on the upgrade, or the query (browsers cannot set headers). */
 export const credentialsOf = (req: IncomingMessage): { user: string; secret: string } | undefined => {
-  const header = req.headers.authorization;
-  const basic = header === undefined ? undefined : /^\s*basic\s+(\S+)\s*$/i.exec(header);
-  if (basic?.[1] !== undefined) {
-    const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    if (colon > 0) return { user: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
-  }
+  const basic = basicCredentials(req.headers.authorization);
+  if (basic !== undefined && basic.user !== '') return basic;
   const query = new URL(req.url ?? '/', 'ws://x').searchParams;
   const user = query.get('user');
   const secret = query.get('password');
