@@ -266,3 +266,24 @@ describe.each<Family>(['dgt', 'millennium'])('the LiveChess API on a %s board', 
     );
   }, 30_000);
 });
+
+describe('the LiveChess API while a broadcast delay holds the public back', () => {
+  it('is live, so a display user is refused (403) and an arbiter or home use gets in', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'chessbridge-livechess-delay-'));
+    const venue = await startLiveChessVenue('dgt', dir, {}, { broadcast: { delayMinutes: 15 } });
+    const clients: LcClient[] = [];
+    try {
+      await expect(LcClient.open(venue.url, LcClient.basic(DISPLAY))).rejects.toThrow('HTTP 403');
+      clients.push(await LcClient.open(venue.url, LcClient.basic(ARBITER)));
+      clients.push(await LcClient.open(venue.url));
+      const [anna] = clients;
+      anna!.send({ id: 1, call: 'eboards' });
+      expectReply(await anna!.next(m => m.id === 1, 'the eboards reply'), 1);
+    } finally {
+      await Promise.all(clients.map(c => c.close()));
+      await venue.stop();
+      await closeAllPtyPairs();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});

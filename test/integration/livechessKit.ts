@@ -61,6 +61,8 @@ export const startLiveChessVenue = async (
   family: Family,
   dir: string,
   livechess: Record<string, unknown> = {},
+  /** More of the venue's config (top-level sections), e.g. a broadcast delay. */
+  more: Record<string, unknown> = {},
 ): Promise<LiveChessVenue> => {
   const links = makeLinkDir();
   const hostPath = join(links, family);
@@ -90,6 +92,7 @@ export const startLiveChessVenue = async (
           { name: DISPLAY.user, role: 'display', passwordEnv: 'LIVECHESS_TEST_DISPLAY' },
         ],
         livechess: { enabled: true, home: true, ...livechess },
+        ...more,
         boards: [
           family === 'dgt'
             ? { id: boardId, driver: 'dgt', port: hostPath }

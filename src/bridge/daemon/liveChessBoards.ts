@@ -21,7 +21,7 @@ import type { UserDirectory } from '../security/users.js';
 import type { Logger } from '../logger.js';
 import type { RequestAction } from '../mqtt/requestSchemas.js';
 import type { JsonObject } from '../mqtt/topics.js';
-import { type Actor, describeActor, refusalOf } from '../security/roles.js';
+import { type Actor, describeActor, LIVE_ROLES, refusalOf } from '../security/roles.js';
 import type { GameView } from '../game/gameView.js';
 import { type BoardRegistry, type BoardSlot, placementOf } from './boards.js';
 import type { GameRegistry } from './games.js';
@@ -238,6 +238,8 @@ export const makeLiveChessApi = (ctx: {
     messagesPerSecond: lc.messagesPerSecond,
     burst: lc.burst,
     users: ctx.users,
+    // The feed is live: with a broadcast delay it is the arbiters' and operators' only.
+    ...(ctx.config.broadcast.delayMinutes > 0 ? { roles: LIVE_ROLES } : {}),
     boards,
     log: ctx.log,
     now,

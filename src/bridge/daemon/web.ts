@@ -21,6 +21,7 @@ import type { EventPublisher } from '../mqtt/publisher.js';
 import type { RequestGate } from '../requestGate.js';
 import { describeCertificate, type TlsPair } from '../security/tlsFiles.js';
 import type { UserDirectory } from '../security/users.js';
+import { LIVE_ROLES } from '../security/roles.js';
 import { MQTT_BROWSER_BUNDLE, WEB_DIR } from '../web/paths.js';
 import { SseHub, sseFilters } from '../web/sse.js';
 import { type BoardRegistry, boardsDocument } from './boards.js';
@@ -29,9 +30,6 @@ import { degradedReasons } from './health.js';
 import type { DaemonOutputs } from './outputs.js';
 import { PUBLIC_EVENTS_PATH, type PublicOutputs } from './publicOutputs.js';
 import { makeArbiterActions } from './requestHandlers.js';
-
-/** Who may read the live event stream while a broadcast delay holds the public back. */
-const LIVE_ROLES = ['arbiter', 'operator'] as const;
 
 export interface WebDeps {
   readonly config: Config;

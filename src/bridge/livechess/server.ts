@@ -17,7 +17,7 @@ import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { basicCredentials } from '../http/auth.js';
 import type { Logger } from '../logger.js';
 import { isLoopbackHost } from '../mqtt/embeddedBroker.js';
-import type { Actor } from '../security/roles.js';
+import type { Actor, Role } from '../security/roles.js';
 import type { UserDirectory } from '../security/users.js';
 import { type Bucket, fullBucket, takeToken } from '../tokenBucket.js';
 import {
@@ -63,6 +63,11 @@ export interface LiveChessServerOptions {
   readonly messagesPerSecond: number;
   readonly burst: number;
   readonly users: UserDirectory | undefined;
+  /**
+   * The roles that may use the API; undefined: every role. With a broadcast delay the feed is
+   * live and so for the arbiters and operators only, as the HTTP server's live stream.
+   */
+  readonly roles?: readonly Role[];
   readonly boards: LiveChessPort;
   readonly log: Logger;
   /** Wall clock (ms since the epoch) for the replies' `time`. */
@@ -169,6 +174,17 @@ export class LiveChessServer {
         'credentials required: HTTP Basic, or ?user=NAME&password=SECRET',
         'www-authenticate: Basic realm="chessbridge"\r\n',
       );
+    const { roles } = this.opts;
+    if (roles !== undefined && !roles.includes(actor.role)) {
+      log.warn(
+        `refused LiveChess user ${actor.user} (${actor.role}) from ${address}: the feed is live and a broadcast delay holds`,
+      );
+      return refuse(
+        socket,
+        '403 Forbidden',
+        `the LiveChess feed is live: with a broadcast delay it is for ${roles.join(' and ')} users only`,
+      );
+    }
     const who = actor;
     this.wss.handleUpgrade(req, socket, head, ws => this.accept(ws, who));
   }

@@ -17,6 +17,12 @@ export type Role = (typeof ROLES)[number];
 export const USER_ROLES = ['arbiter', 'operator', 'display', 'broadcast'] as const satisfies readonly Role[];
 export type UserRole = (typeof USER_ROLES)[number];
 
+/**
+ * Who may read what is live (the HTTP server's event stream, the LiveChess feed) while a
+ * broadcast delay holds the public back.
+ */
+export const LIVE_ROLES = ['arbiter', 'operator'] as const satisfies readonly Role[];
+
 /** Board and round management: nothing that decides a game, changes its clock or writes on it. */
 export const OPERATOR_ACTIONS: readonly RequestAction[] = [
   'start_game',

@@ -8,6 +8,7 @@ import { Result } from '@badrap/result';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryLogger } from '../../../src/bridge/logger.js';
 import { type LiveChessPort, LiveChessServer } from '../../../src/bridge/livechess/server.js';
+import type { Role } from '../../../src/bridge/security/roles.js';
 import { UserDirectory } from '../../../src/bridge/security/users.js';
 import { LcClient } from '../../support/liveChessClient.js';
 
@@ -27,7 +28,9 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map(s => s.stop()));
 });
 
-const start = async (options: { home?: boolean; perSecond?: number; burst?: number } = {}) => {
+const start = async (
+  options: { home?: boolean; perSecond?: number; burst?: number; roles?: readonly Role[] } = {},
+) => {
   const server = new LiveChessServer({
     host: '127.0.0.1',
     port: 0,
@@ -36,7 +39,12 @@ const start = async (options: { home?: boolean; perSecond?: number; burst?: numb
     maxMessageBytes: 1000,
     messagesPerSecond: options.perSecond ?? 1000,
     burst: options.burst ?? 1000,
-    users: new UserDirectory([{ name: 'anna', role: 'arbiter', secret: 'anna secret 2026' }]),
+    users: new UserDirectory([
+      { name: 'anna', role: 'arbiter', secret: 'anna secret 2026' },
+      { name: 'dora', role: 'display', secret: 'dora secret 2026' },
+      { name: 'olga', role: 'operator', secret: 'olga secret 2026' },
+    ]),
+    ...(options.roles === undefined ? {} : { roles: options.roles }),
     boards,
     log: memoryLogger('info').logger,
     now: Date.now,
@@ -107,5 +115,18 @@ describe('the LiveChess listener', () => {
           now: Date.now,
         }),
     ).toThrow(/livechess\.home: only on a loopback host/);
+  });
+
+  it('with a broadcast delay (live feed for arbiters and operators only) refuses a display user with 403', async () => {
+    const url = await start({ roles: ['arbiter', 'operator'] });
+    await expect(
+      LcClient.open(url, LcClient.basic({ user: 'dora', secret: 'dora secret 2026' })),
+    ).rejects.toThrow('HTTP 403');
+    await open(url, LcClient.basic({ user: 'olga', secret: 'olga secret 2026' }));
+    await open(url, LcClient.basic({ user: 'anna', secret: 'anna secret 2026' }));
+    await open(url); // home use is an arbiter
+    expect(servers[0]?.clients).toBe(3);
+    const withoutDelay = await start();
+    await open(withoutDelay, LcClient.basic({ user: 'dora', secret: 'dora secret 2026' }));
   });
 });
