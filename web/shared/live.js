@@ -47,22 +47,37 @@ const SITE_ROOT = new URL('../../', import.meta.url).href;
 /**
  * The settings of a public page (the display, not the console): while a broadcast delay is set,
  * the delayed snapshots under `<base>/public` (over MQTT, or the delayed event stream) instead of
- * the live topics, and `delayMs`. A page served without the daemon's API keeps its settings.
+ * the live topics, and `delayMs`. A page served without the daemon's API (a 404, or opened as a
+ * file) keeps its settings. Any other failure (the daemon restarting, a proxy's 502, a network
+ * error) is tried again, 1 s doubling to 30 s, and the page waits: reading the live topics
+ * meanwhile would show moves a delay holds back.
  * @param {ReturnType<typeof readSettings>} settings
  * @param {() => Promise<Response>} [fetchInfo]
+ * @param {(ms: number) => Promise<void>} [wait]
+ * @param {string} [protocol] the page's own URL scheme
  */
 export const publicSettings = async (
   settings,
   fetchInfo = () => fetch(BROADCAST_INFO, { cache: 'no-store' }),
+  wait = ms => new Promise(resolve => setTimeout(resolve, ms)),
+  protocol = window.location.protocol,
 ) => {
-  let info;
-  try {
-    const res = await fetchInfo();
-    if (!res.ok) return settings;
-    info = await res.json();
-  } catch {
-    return settings;
+  if (protocol === 'file:') return settings;
+  for (let attempt = 0; ; attempt++) {
+    const info = await fetchInfo().then(
+      async res => (res.status === 404 ? NO_API : res.ok ? res.json().catch(() => undefined) : undefined),
+      () => undefined,
+    );
+    if (info === NO_API) return settings;
+    if (info !== undefined) return settingsFrom(settings, info);
+    await wait(Math.min(30_000, 1000 * 2 ** attempt));
   }
+};
+
+const NO_API = Symbol('no broadcast API');
+
+/** The settings once the daemon has said what its broadcast delay is. */
+const settingsFrom = (settings, info) => {
   if (typeof info?.public_base !== 'string' || typeof info.public_events !== 'string')
     return { ...settings, delayMs: 0 };
   return {
