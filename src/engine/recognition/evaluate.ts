@@ -14,7 +14,7 @@ import { MAX_ORDERS, type MismatchReason, type MoveOrders, type RecognitionOutpu
 import { type Pending, pendingKey } from './pending.js';
 import { type Group, chooseGroup, disambiguate, isSupported } from './choose.js';
 import { squareHistory } from './evidence.js';
-import { isReopened, preferRevision, preferStanding } from './revise.js';
+import { isReopened, preferRevision, preferStanding, rereadsStop } from './revise.js';
 import { NO_OUTPUTS, type Step, finalizeByPress, publishLine } from './publish.js';
 import { DEFAULT_MAX_NODES, type Explanation, type SearchOptions, explain } from './search.js';
 import { diffSquares, inferFrom } from './sensedBoard.js';
@@ -433,6 +433,9 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
   const picked =
     reopened && tipChoice?.consistent ? preferRevision(st, tipChoice, groups) : chooseGroup(groups, reread);
   const found = picked ? preferStanding(st, picked, groups) : undefined;
+  // A revision reading the published move back to a stop its piece went on from waits (revise.ts).
+  if (found?.consistent && trigger.kind === 'settle' && !confirmed && !reread && rereadsStop(st, found))
+    return waitForConfirm(st);
   // An explanation the evidence does not support is taken only where the board was re-read (a
   // snapshot shows where it got to, not how) or at a press. In live play it would invent moves from
   // pieces in the air: a capturer resting on f6 with the captured bishop already off e7 is not

@@ -134,6 +134,24 @@ export const longestDwell = (st: RecognitionState, root: number, position: Chess
   return best;
 };
 
+/**
+ * The index of the last event after which the board showed `board`, replaying from `root` (-1:
+ * never): whether a position was shown again after a later move was made, or only before it.
+ */
+export const lastShownIndex = (st: RecognitionState, root: number, board: Board): number => {
+  const before = st.game.positionView(root);
+  if (!before) return -1;
+  let s = replayBase(st, before.board);
+  let last = diffSquares(board, s).isEmpty() ? madeIndexOf(st, root) : -1;
+  for (let j = madeIndexOf(st, root) + 1; j < st.evidence.length; j++) {
+    const e = st.evidence[j];
+    if (!e || e.kind === 'press' || e.kind === 'adjust' || e.kind === 'tick') continue;
+    s = replayEvent(s, e);
+    if (diffSquares(board, s).isEmpty()) last = j;
+  }
+  return last;
+};
+
 /** What the evidence since `root` shows on each square (index): how occupancy-only captures are judged. */
 export interface SquareHistory {
   /** How many times each square was emptied. */

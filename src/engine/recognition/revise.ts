@@ -11,7 +11,7 @@ import type { Chess } from 'chessops';
 import { kingCastlesTo } from 'chessops';
 import { castlingSide } from 'chessops/chess';
 import { type Group, claimedBy } from './choose.js';
-import { longestDwell, observedAt } from './evidence.js';
+import { lastShownIndex, longestDwell, observedAt } from './evidence.js';
 import { type RecognitionState, madeIndexOf } from './state.js';
 
 /**
@@ -100,4 +100,35 @@ export const preferStanding = (st: RecognitionState, picked: Group, groups: read
     e => e.made === e.path.length && e.path.length > 0 && claimedBy('partial', e).every(stands),
   );
   return partial && standing.length > 0 ? { ...partial, members: standing } : picked;
+};
+
+/**
+ * Does the chosen revision read the published move back to a stop its piece went on from? The
+ * board showed the revised ply's position only before the published move was made, then the
+ * published move standing (a made move, not a transient): the story needs the published move's
+ * piece, standing there, to have been a ghost of a captured piece, and a piece of the opponent's,
+ * resting on its way to capture it, to have made a move. A capture read at the capturer's stop
+ * (without a clock: ...Re8-e4 resting, then ...Rxe1+ standing, White's rook from b1 taking it and
+ * resting on c1 is not ...Re4 Rbc1; ...Nc5-d3-f5-e4 standing, then Bc2 resting on d3 on its way
+ * to e4 is not ...Nd3 Bxd3). Such a reading waits: the capturer goes on, or the board stands
+ * `confirmMs` (then it is the story the board tells).
+ */
+export const rereadsStop = (st: RecognitionState, g: Group): boolean => {
+  const tip = st.game.length;
+  if (g.root >= tip || g.members.length === 0) return false;
+  const afterTip = madeIndexOf(st, tip);
+  const tipPos = st.game.positionView(tip);
+  if (afterTip < 0 || !tipPos || longestDwell(st, g.root, tipPos) < st.options.minReplyMs) return false;
+  return g.members.every(e => {
+    const claims = claimedBy(g.kind, e);
+    let i = 0;
+    for (; i < e.path.length; i++) {
+      const m = e.path[i];
+      const p = st.game.moveAt(g.root + 1 + i)?.move;
+      if (!m || !p || !('from' in p) || m.from !== p.from || m.to !== p.to || m.promotion !== p.promotion)
+        break;
+    }
+    const revised = claims[i];
+    return revised !== undefined && lastShownIndex(st, g.root, revised.board) <= afterTip;
+  });
 };
