@@ -114,6 +114,10 @@ interface LevelStats {
   inferredWrong: number;
   /** Downtime runs: plies made while the input was cut. */
   pliesDown: number;
+  /** Downtime runs: games ended by the daemon where the rules did not end them. */
+  endedByDaemon: number;
+  /** Downtime runs: illegal moves counted (Art. 7), summed over both players. */
+  illegalCounts: number;
   sensorEvents: number;
   seconds: number;
   /** alert code and article -> count */
@@ -140,6 +144,8 @@ const emptyLevel = (): LevelStats => ({
   inferred: 0,
   inferredWrong: 0,
   pliesDown: 0,
+  endedByDaemon: 0,
+  illegalCounts: 0,
   sensorEvents: 0,
   seconds: 0,
   byCode: {},
@@ -283,6 +289,13 @@ const runShard = (index: number, count: number): ShardResult => {
           if (problems.length === 0 && verdict?.left === 'orders') s.leftWithOrders++;
           if (problems.length === 0 && verdict?.left === 'unreachable') s.leftUnreachable++;
           if (problems.some(p => p.startsWith('moves differ'))) s.wrongRecord++;
+          if (cut) {
+            if (
+              result.events.some(e => e.type === 'end' && (want.end === undefined || e.reason !== want.end))
+            )
+              s.endedByDaemon++;
+            s.illegalCounts += result.state.illegal.white + result.state.illegal.black;
+          }
           if (cut && result.events.some(e => e.type === 'finding' && e.code === 'arbiter-decision-needed')) {
             s.inferred++;
             if (problems.some(p => p.startsWith('moves differ'))) s.inferredWrong++;
@@ -364,13 +377,13 @@ if (values.shard !== undefined) {
     );
     rec.log('');
     rec.log(
-      '| downtime | runs | passing | recovered (exact record) | left to the arbiter: candidates | left to the arbiter: beyond reach | failing | wrong records | inferred, arbiter asked to check (wrong) | presses while down |',
+      '| downtime | runs | passing | recovered (exact record) | left to the arbiter: candidates | left to the arbiter: beyond reach | failing | wrong records | games ended by the daemon | illegal-move counts | inferred, arbiter asked to check (wrong) | presses while down |',
     );
-    rec.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    rec.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const level of levels) {
       const s = result.levels[level] ?? emptyLevel();
       rec.log(
-        `| ${level.slice(4)} s | ${s.runs} | ${s.exact} | ${s.exact - s.leftWithOrders - s.leftUnreachable} | ${s.leftWithOrders} | ${s.leftUnreachable} | ${s.runs - s.exact} | ${s.wrongRecord} | ${s.inferred} (${s.inferredWrong}) | ${s.pliesDown} |`,
+        `| ${level.slice(4)} s | ${s.runs} | ${s.exact} | ${s.exact - s.leftWithOrders - s.leftUnreachable} | ${s.leftWithOrders} | ${s.leftUnreachable} | ${s.runs - s.exact} | ${s.wrongRecord} | ${s.endedByDaemon} | ${s.illegalCounts} | ${s.inferred} (${s.inferredWrong}) | ${s.pliesDown} |`,
       );
     }
   }

@@ -83,6 +83,7 @@ export const TEXT_PARAMS = {
   'board.orders': ['count', 'ply', 'orders'],
   'board.orders_more': ['count', 'ply', 'orders', 'more'],
   'board.inferred': ['from_ply', 'to_ply', 'moves'],
+  'board.unseen_plies': ['color', 'ply', 'orders'],
   'board.link_lost': [],
   'arbiter.moves_not_recorded_length': ['ply', 'count'],
   'arbiter.moves_not_recorded_illegal': ['ply', 'given', 'to_ply'],

@@ -452,12 +452,30 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
       const back = takeback(st, confirmAt, trigger);
       if (back) return back;
     }
-    const missing = diffSquares(tipPos.board, st.sensed);
-    return { state: { ...st, dirty: false, status: { kind: 'inProgress', missing } }, outputs: NO_OUTPUTS };
+    // A re-read board read as a move under way is one only until it has stood confirmMs (a game
+    // ended meanwhile, a piece taken off): then it is the arbiter's, like a board beyond reach.
+    const stood = snapshot && st.catchUp && found.kind === 'partial';
+    if (stood && !confirmed) return waitForConfirm(st);
+    if (!stood) {
+      const missing = diffSquares(tipPos.board, st.sensed);
+      return { state: { ...st, dirty: false, status: { kind: 'inProgress', missing } }, outputs: NO_OUTPUTS };
+    }
   }
-  // Pressed with such a board: it does not show the game yet (the arbiter's, never an illegal move).
-  if (unsupported && trigger.kind === 'press' && snapshot && found.kind === 'partial')
-    return afterPress(mismatch(st, now, 'unreachable', trigger), trigger, now);
+  // Pressed with such a board, or left so: it does not show the game yet (the arbiter's, never an
+  // illegal move); the plies nobody pressed for are withdrawn (mismatch).
+  if (unsupported && snapshot && found.kind === 'partial' && (trigger.kind === 'press' || confirmed))
+    return afterPress(
+      mismatch(
+        { ...st, catchUp: false },
+        trigger.kind === 'press' ? now : confirmAt,
+        'unreachable',
+        trigger,
+        undefined,
+        st.catchUp,
+      ),
+      trigger,
+      now,
+    );
   // After an undecided catch-up an explanation the evidence does not support is not taken: it
   // would guess the order (publish one of the orders, or a half-made move continuing one). Nor is
   // a half-made one: the plies its orders agree on would be published before the arbiter ordered.

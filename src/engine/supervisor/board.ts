@@ -19,6 +19,7 @@ import { judgeAll, judgeUpTo } from './commit.js';
 import { onTouch } from './turn.js';
 import { onCorrection, onMove } from './moves.js';
 import { onUndecided, onUndecidedPress } from './undecided.js';
+import { isUnseenPress, onUnseenPlies } from './unseenPlies.js';
 import { moverOf } from './state.js';
 import { type Tx, emit, isOver, patch } from './tx.js';
 import { say } from '../texts.js';
@@ -51,7 +52,8 @@ const onOutput = (tx: Tx, out: RecognitionOutput): void => {
         // After a re-read at once; in play only once the board stays so (it may be pieces moving).
         if (out.trigger === 'settle') {
           if (tx.st.resync) holdAlert(tx, out, () => onUndecided(tx, out));
-          else patch(tx, { irregular: { out, alert: undefined } });
+          // Its alert already out (at a press): kept, to be withdrawn when the board is set right.
+          else if (!tx.st.irregular?.alert) patch(tx, { irregular: { out, alert: undefined } });
         }
       } else onMismatch(tx, out);
       return;
@@ -74,6 +76,7 @@ const afterPress = (tx: Tx, side: Color, at: number, outputs: readonly Recogniti
   const illegal = outputs.find(o => o.type === 'mismatch' && o.trigger === 'press');
   if (illegal?.type === 'mismatch') {
     if (illegal.orders) onUndecidedPress(tx, side, at, illegal);
+    else if (isUnseenPress(tx, side)) onUnseenPlies(tx, side, at, illegal);
     else onIllegalPress(tx, side, at, illegal);
     return;
   }
@@ -83,7 +86,8 @@ const afterPress = (tx: Tx, side: Color, at: number, outputs: readonly Recogniti
   const last = lastPlyBy(tx, side);
   if (last > tx.st.completed[side]) {
     pressFor(tx, side, at);
-    patch(tx, { completed: { ...tx.st.completed, [side]: last } });
+    // A press for the mover's ply: the record's turn is proven again after a gap.
+    patch(tx, { completed: { ...tx.st.completed, [side]: last }, unproven: false });
     return;
   }
   const { clock } = tx.st;

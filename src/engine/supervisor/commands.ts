@@ -239,6 +239,7 @@ export const onCommand = (tx: Tx, c: OperatorCommand): void => {
       // The arbiter has seen the board: the record is his from here.
       if (tx.st.inferred) patch(tx, { inferred: false });
       if (tx.st.readOff) patch(tx, { readOff: undefined });
+      if (tx.st.unproven) patch(tx, { unproven: false });
       arbiter(tx, c);
       return;
   }

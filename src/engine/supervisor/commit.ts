@@ -155,7 +155,9 @@ export const commitQuiet = (tx: Tx, now: number): void => {
   const { st } = tx;
   const tip = st.rec.game.length;
   if (st.ended || tip <= st.judged || (!endsGame(tx, tip) && isClocked(tx))) return;
-  const since = Math.max(st.plies[tip]?.madeAt ?? 0, st.rec.lastChangeAt);
+  // A board nobody saw stood quiet for nobody: not before it was seen again after a gap (a ply
+  // replayed from the board's log, its piece resting on the way when the board was read back).
+  const since = Math.max(st.plies[tip]?.madeAt ?? 0, st.rec.lastChangeAt, st.gap?.boardAt ?? 0);
   const due = since + quietMsOf(tx);
   if (now < due || st.rec.dirty || !moverDone(tx)) return;
   judgeUpTo(tx, tip, due);

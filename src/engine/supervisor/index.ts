@@ -108,6 +108,7 @@ export const startSupervision = (
     irregular: undefined,
     recovering: false,
     recovered: undefined,
+    unproven: false,
   };
   return { state, events: [] };
 };
@@ -171,8 +172,12 @@ export const superviseStep = (state: SupervisorState, input: SupervisorInput): S
     case 'adjust':
       if (tx.st.lostAt !== undefined && input.kind !== 'adjust') patch(tx, { lostAt: undefined });
       // The board seen again after a gap (its first change or snapshot once the link is back).
-      if (input.kind !== 'adjust' && !tx.st.linkLost && tx.st.gap && tx.st.gap.boardAt === undefined)
-        patch(tx, { gap: { ...tx.st.gap, boardAt: at } });
+      if (input.kind !== 'adjust' && !tx.st.linkLost && tx.st.gap && tx.st.gap.boardAt === undefined) {
+        const { gap, recovered } = tx.st;
+        // Without the board's log over the gap, a press has to prove the record again.
+        const logged = recovered !== undefined && recovered.until >= gap.from;
+        patch(tx, { gap: { ...gap, boardAt: at }, unproven: !logged });
+      }
       sensorStep(tx, input, at);
       break;
     case 'boardLog':

@@ -210,6 +210,11 @@ export interface SupervisorState {
   readonly recovering: boolean;
   /** When the last replayed log ran (its times are made up): no Art. 4 finding comes from it. */
   readonly recovered: { readonly from: number; readonly until: number } | undefined;
+  /**
+   * The record since the last gap is not proven by a press yet (the board was seen again without
+   * its log replayed): plies that leave no trace on the board may have gone unseen (unseenPlies.ts).
+   */
+  readonly unproven: boolean;
 }
 
 /** The position after `ply`, from the recognised game. */
