@@ -134,7 +134,7 @@ describe('a Chess960 round: the start read off a DGT board, castling, Variant an
     const run = generateForGame(game, {
       seed: 960,
       clock: 'press',
-      tempo: 'rapid',
+      tempo: 'blitz',
       settleMs: Math.ceil(300 * SPEED * 1.3),
       tailMs: 0,
     });
