@@ -263,6 +263,8 @@ export interface GameSettings {
   readonly supervision: Supervision;
   /** Start position (FEN); the standard position when absent. */
   readonly startFen?: string;
+  /** A Chess960 game (castling by the Chess960 rules); from `startFen`, else position 518. */
+  readonly chess960?: boolean;
   /** PGN TimeControl form ('5400+30', '40/5400+30:1800+30'); no clock model when absent. */
   readonly timeControl?: string;
   /** Art. 4 alerts only advise the arbiter ('advise', default) or apply their consequences ('enforce'). */

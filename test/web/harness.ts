@@ -267,6 +267,8 @@ export const gameFrames = (
       event: headers.get('Event') ?? null,
       white: playerOf(headers, 'White'),
       black: playerOf(headers, 'Black'),
+      variant: 'standard',
+      start_fen: game.fenAt(0),
       fen: game.fenAt(ply),
       moves: moves.slice(0, ply).map(m => m.san),
       last_move: lastMove(ply),

@@ -16,6 +16,7 @@ import { Value } from '@sinclair/typebox/value';
 import { parseReadableTimeControl } from '../../engine/timeControl.js';
 import { LANGUAGES, languageOf } from '../i18n/messages.js';
 import { parseHash } from '../security/passwords.js';
+import { chess960Problems } from './chess960.js';
 import { makePathOf, type SchemaProblem } from './errors.js';
 import {
   BoardSchema,
@@ -351,7 +352,11 @@ export const crossFieldProblems = (value: unknown): SchemaProblem[] => {
   const http = section<HttpConfig>(field(value, 'http'), v => Value.Check(HttpSchema, v));
   const mqtt = field(value, 'mqtt');
   const broker = section<BrokerConfig>(field(mqtt, 'broker'), v => Value.Check(BrokerSchema, v));
-  const out = [...boardProblems(boards), ...pairingProblems(pairings, boards, tournament, allBoardsValid)];
+  const out = [
+    ...boardProblems(boards),
+    ...pairingProblems(pairings, boards, tournament, allBoardsValid),
+    ...chess960Problems(value),
+  ];
   const timeControl = str(field(field(value, 'laws'), 'timeControl'));
   if (timeControl !== undefined) {
     const tc = parseReadableTimeControl(timeControl);

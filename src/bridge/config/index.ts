@@ -37,3 +37,4 @@ export type {
   PlayerConfig,
   TournamentConfig,
 } from './schema.js';
+export { startOf, type GameStartSpec } from './chess960.js';

@@ -63,6 +63,33 @@ const Port = (description: string, dflt: number) =>
 
 // ---------------------------------------------------------------------------------------------
 
+/** Chess960 start of a pairing or a board (docs/operations.md, "Chess960 rounds"). */
+const chess960Fields = {
+  variant: Type.Optional(
+    StringEnum(['standard', 'chess960'] as const, {
+      description:
+        '`chess960` for a Chess960 game; absent = the round’s (tournament.chess960), else standard',
+    }),
+  ),
+  position: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 959,
+      description:
+        'Chess960 start position by number (518 = the standard one); with neither position nor fen, read off the board',
+    }),
+  ),
+  fen: Type.Optional(
+    Type.String({ minLength: 1, description: 'Chess960 start position as X-FEN or Shredder-FEN' }),
+  ),
+};
+
+export const Chess960RoundSchema = Entry('A Chess960 round', {
+  round: Type.Integer({ minimum: 1, description: 'Round number' }),
+  position: chess960Fields.position,
+  fen: chess960Fields.fen,
+});
+
 export const TournamentSchema = Section('The event the boards play in', {
   name: Type.String({ default: 'chessbridge', description: 'Name of the event (PGN Event tag, displays)' }),
   site: Type.String({ default: '', description: 'Where it is played (PGN Site tag)' }),
@@ -71,6 +98,10 @@ export const TournamentSchema = Section('The event the boards play in', {
     default: '',
     description:
       'Pairings of every round from a FIDE TRF file (Swiss-Manager, Vega) or a CSV file (`.csv`), relative to this file, added to `pairings` and read again when it changes (docs/broadcast.md); empty = none',
+  }),
+  chess960: Type.Array(Chess960RoundSchema, {
+    default: [],
+    description: 'Rounds played as Chess960, each with its start position (or none: read off each board)',
   }),
 });
 
@@ -328,6 +359,7 @@ export const BoardSchema = Entry('One electronic board', {
     description: 'auto (detect from the start position), normal, or rotated (turned 180°)',
   }),
   clock: Type.Boolean({ default: false, description: 'A clock is connected through this board' }),
+  ...chess960Fields,
   calibration: Type.Optional(
     Type.String({
       minLength: 1,
@@ -372,6 +404,7 @@ export const PairingSchema = Entry('One game of a round', {
       description: 'Serial number of the electronic board it is played on; absent = bound later',
     }),
   ),
+  ...chess960Fields,
 });
 
 export const PushRoundSchema = Entry('One round pushed to a Lichess broadcast round', {

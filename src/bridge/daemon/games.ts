@@ -15,7 +15,7 @@ import { Result } from '@badrap/result';
 import { concat, defer, from, type Observable, Subject } from 'rxjs';
 import type { Observation, ObservationType } from '../../drivers/observation.js';
 import { dataError } from '../../engine/types.js';
-import type { Config, PairingConfig } from '../config/index.js';
+import { type Config, type PairingConfig, startOf } from '../config/index.js';
 import type { GameSettings, JournalEntry, JournalHeader, JournalRecord } from '../journal/index.js';
 import type { Logger } from '../logger.js';
 import type { JsonValue } from '../mqtt/topics.js';
@@ -31,6 +31,7 @@ import {
   pairingGameId,
 } from '../game/gameSpecs.js';
 import { type GameView, startView } from '../game/gameView.js';
+import { chess960StartShown } from './chess960Start.js';
 import { Inbox } from './inbox.js';
 
 /** What the registry needs of the journal (JournalStore implements it). */
@@ -364,8 +365,13 @@ export class GameRegistry {
       if (existing.board === undefined && existing.phase === 'open') this.attach(existing, board);
       return;
     }
-    if (this.creating.has(id) || !this.ctx.boards.showsStartPosition(board)) return;
-    void this.create(id, board, journalSettingsOf(this.ctx.config.laws, pairing)).then(r => {
+    if (this.creating.has(id)) return;
+    const start = startOf(this.ctx.config, pairing, b.config);
+    // A Chess960 game begins once the board shows its start (any Chess960 start when none is given).
+    const fen = start.variant === 'chess960' ? chess960StartShown(b.status.squares, start.fen) : undefined;
+    if (start.variant === 'chess960' ? fen === undefined : !this.ctx.boards.showsStartPosition(board)) return;
+    const over = fen === undefined ? {} : { startFen: fen, chess960: true };
+    void this.create(id, board, journalSettingsOf(this.ctx.config.laws, pairing, over)).then(r => {
       if (r.isErr) this.ctx.log.error(`cannot start ${id} on ${board}: ${r.error.message}`);
     });
   }

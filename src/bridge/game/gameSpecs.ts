@@ -75,6 +75,7 @@ export const engineSettingsOf = (game: string, s: GameSettings): EngineSettings 
     gameType: s.gameType,
     supervision: s.supervision,
     ...(s.startFen === DEFAULT_POSITION_FEN ? {} : { startFen: s.startFen }),
+    ...(s.chess960 === true ? { chess960: true } : {}),
     ...(timed ? { timeControl: makeTimeControl(tc.value) } : {}),
     ...(s.alerts === undefined ? {} : { alertGrade: s.alerts }),
     ...(s.quietMs === undefined ? {} : { quietMs: s.quietMs }),
@@ -83,7 +84,7 @@ export const engineSettingsOf = (game: string, s: GameSettings): EngineSettings 
 
 /** What the view shows about a game besides its moves. */
 export const gameInfoOf = (header: JournalHeader, board: string | undefined, config: Config): GameInfo => {
-  const { pairing, timeControl, startFen } = header.settings;
+  const { pairing, timeControl, startFen, chess960 } = header.settings;
   const tc = parseReadableTimeControl(timeControl);
   const player = (p: JournalPairing['white']) => ({
     name: p.name,
@@ -99,6 +100,7 @@ export const gameInfoOf = (header: JournalHeader, board: string | undefined, con
     ...(config.tournament.site === '' ? {} : { site: config.tournament.site }),
     ...(tc.isOk ? { timeControl: makeTimeControl(tc.value) } : {}),
     ...(startFen === DEFAULT_POSITION_FEN ? {} : { startFen }),
+    ...(chess960 === true ? { chess960: true } : {}),
     ...(pairing === undefined
       ? {}
       : {

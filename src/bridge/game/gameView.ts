@@ -10,6 +10,7 @@
  *   makeGamePgn(view);                             // '[Event "…"] … 1. e4 e5 *'
  */
 import type { GameEvent, MoveEventBody } from '../../engine/events.js';
+import { chess960Game } from '../../engine/chess960.js';
 import { Game } from '../../engine/game.js';
 import { makePgn } from '../../engine/pgnWrite.js';
 import type { LiveGame } from '../feed/types.js';
@@ -33,6 +34,8 @@ export interface GameInfo {
   readonly timeControl?: string;
   /** Start position (FEN) when not the standard one. */
   readonly startFen?: string;
+  /** A Chess960 game (PGN `Variant "Chess960"`, castling by the Chess960 rules). */
+  readonly chess960?: boolean;
 }
 
 export interface GameView {
@@ -46,7 +49,12 @@ export interface GameView {
 }
 
 export const startView = (info: GameInfo, at = 0): GameView => {
-  const fromFen = info.startFen === undefined ? undefined : Game.fromFen(info.startFen);
+  const fromFen =
+    info.chess960 === true
+      ? chess960Game(info.startFen === undefined ? {} : { fen: info.startFen })
+      : info.startFen === undefined
+        ? undefined
+        : Game.fromFen(info.startFen);
   return {
     info,
     record: fromFen?.isOk === true ? fromFen.value : Game.standard(),
@@ -131,6 +139,8 @@ export const makeSnapshot = (view: GameView): WebGameSnapshot => {
     event: view.info.event ?? null,
     white: webPlayer(view.info.white),
     black: webPlayer(view.info.black),
+    variant: view.record.start.chess960 ? 'chess960' : 'standard',
+    start_fen: view.record.start.fen,
     fen: view.record.fenAt(view.record.length),
     moves: view.record.moves.map(m => m.san),
     last_move: last === undefined ? null : { ply: last.ply, san: last.san, uci: last.uci },

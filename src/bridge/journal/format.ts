@@ -76,6 +76,8 @@ export interface GameSettings {
   readonly timeControl: string;
   /** FEN of the position the game starts from. */
   readonly startFen: string;
+  /** A Chess960 game (castling by the Chess960 rules); absent: standard chess. */
+  readonly chess960?: boolean;
   readonly pairing?: JournalPairing;
   /** Which findings are alerts (engine GameSettings.alertGrade); absent: proven only. */
   readonly alerts?: 'proven' | 'possible';
@@ -143,6 +145,7 @@ const HeaderSchemaV1 = Type.Object({
     supervision: Literals(SUPERVISIONS),
     timeControl: Type.String(),
     startFen: Type.String(),
+    chess960: Type.Optional(Type.Boolean()),
     alerts: Type.Optional(Literals(['proven', 'possible'])),
     quietMs: Type.Optional(Type.Number({ minimum: 0 })),
     pairing: Type.Optional(

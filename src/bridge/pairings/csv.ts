@@ -1,7 +1,8 @@
 /**
  * Reads pairings from a simple CSV file: a header row naming the columns, then one game a row.
- * Columns: round, board, white, black (required), white_fide_id, black_fide_id, board_serial
- * (optional), in any order. Fields may be quoted ("Carlsen, Magnus"); the delimiter is a comma,
+ * Columns: round, board, white, black (required), white_fide_id, black_fide_id, board_serial,
+ * chess960 (optional), in any order. `chess960` makes the game Chess960: a position number
+ * (0-959), a FEN, or `board` (the start is read off the board); empty = as the config says. Fields may be quoted ("Carlsen, Magnus"); the delimiter is a comma,
  * or a semicolon or tab when the header uses one (spreadsheets in many locales export so).
  *
  *   const r = parseCsvPairings('round,board,white,black\n1,1,"Ju, Wenjun","Lei, Tingjie"\n');
@@ -9,6 +10,7 @@
  *   // errors name the line and the column: "line 3, field 'board': 'x' is not a board number (1, 2, ...)"
  */
 import { Result } from '@badrap/result';
+import { chess960Game } from '../../engine/chess960.js';
 import {
   type Pairing,
   type PairingsError,
@@ -27,6 +29,7 @@ export const CSV_COLUMNS = [
   'white_fide_id',
   'black_fide_id',
   'board_serial',
+  'chess960',
 ] as const;
 export type CsvColumn = (typeof CSV_COLUMNS)[number];
 const REQUIRED: readonly CsvColumn[] = ['round', 'board', 'white', 'black'];
@@ -227,8 +230,33 @@ const readRow = (
   const white = player('white');
   const black = player('black');
   const serial = get('board_serial');
-  if (problems.length > before) return undefined;
-  return { round, board, white, black, ...(serial !== '' ? { boardSerial: serial } : {}), line: row.line };
+  const chess960 = chess960Of(get('chess960'));
+  if (chess960 === 'bad')
+    problems.push({
+      kind: 'badField',
+      line: row.line,
+      field: 'chess960',
+      value: get('chess960'),
+      expected: 'a Chess960 position number (0-959), a FEN, or "board"',
+    });
+  if (problems.length > before || chess960 === 'bad') return undefined;
+  return {
+    round,
+    board,
+    white,
+    black,
+    ...(serial !== '' ? { boardSerial: serial } : {}),
+    ...(chess960 !== undefined ? { chess960 } : {}),
+    line: row.line,
+  };
+};
+
+/** The `chess960` field: nothing said, a start (number or FEN, or neither: from the board), or bad. */
+const chess960Of = (text: string): Pairing['chess960'] | 'bad' => {
+  if (text === '') return undefined;
+  if (text.toLowerCase() === 'board') return {};
+  if (/^\d{1,3}$/.test(text)) return Number(text) <= 959 ? { position: Number(text) } : 'bad';
+  return chess960Game({ fen: text }).isOk ? { fen: text } : 'bad';
 };
 
 /** Same board, same player or same board serial twice in one round. */

@@ -47,6 +47,7 @@ const pairingOf = (p: Pairing): PairingConfig => {
     white: playerOf(p.white),
     black: playerOf(p.black),
     ...(p.boardSerial !== undefined && { serial: p.boardSerial }),
+    ...(p.chess960 !== undefined && { variant: 'chess960' as const, ...p.chess960 }),
   };
   FROM_FILE.add(out);
   return out;

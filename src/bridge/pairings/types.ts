@@ -33,6 +33,8 @@ export interface Pairing {
   readonly black: Player;
   /** Serial number of the electronic board this game is played on, when the pairing names one. */
   readonly boardSerial?: string;
+  /** A Chess960 game (CSV column `chess960`): from a number, a FEN, or (neither) the board. */
+  readonly chess960?: { readonly position?: number; readonly fen?: string };
   /** Result already known (a finished round in a TRF file, a forfeit): '+/-' and '-/+' are forfeits. */
   readonly result?: FideResult;
   /** 1-based line of the source file the pairing came from (for messages). */

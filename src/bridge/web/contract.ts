@@ -60,6 +60,10 @@ export type WebGameSnapshot = {
   readonly event: string | null;
   readonly white: WebPlayer | null;
   readonly black: WebPlayer | null;
+  /** The rules of the game: `chess960` castles by the Chess960 rules. */
+  readonly variant: 'standard' | 'chess960';
+  /** The position the game started from (X-FEN castling for Chess960). */
+  readonly start_fen: string;
   /** The current position. */
   readonly fen: string;
   /** SAN of every ply from the start, in order (`moves[0]` is ply 1). */

@@ -242,6 +242,8 @@ export const GameSnapshot = Type.Object(
     event: nullable(Type.String()),
     white: nullable(Player),
     black: nullable(Player),
+    variant: oneOf(['standard', 'chess960'], 'The rules of the game: Chess960 castles by its own rules.'),
+    start_fen: Type.String({ description: 'The position the game started from (X-FEN for Chess960).' }),
     fen: Type.String({ description: 'The current position.' }),
     moves: Type.Array(Type.String(), { description: 'SAN of every ply from the start.' }),
     last_move: nullable(Type.Object({ ply: Ply, san: Type.String(), uci: Type.String() }, closed)),

@@ -225,6 +225,8 @@ const castling = (h: Hands, f: MoveFacts, stats: HandlingStats): void => {
   const rookPiece: Piece = { color: f.color, role: 'rook' };
   if (!rook) return quietMove(h, f, stats);
   stats.castlings++;
+  if (f.from === f.to || rook.from === rook.to || rook.from === f.to || rook.to === f.from)
+    return castling960(h, f, rook, rookPiece);
   if (h.rng.chance(h.options.rates.castlingRookFirst)) {
     stats.castlingRookFirst++;
     h.take(rook.from, 0);
@@ -239,6 +241,44 @@ const castling = (h: Hands, f: MoveFacts, stats: HandlingStats): void => {
   // The king stands on its castling square a while (the castling is pending) before the rook goes.
   h.take(rook.from, h.rng.chance(0.5) ? h.dwell() : h.pause());
   h.put(rook.to, rookPiece, h.carry());
+};
+
+/**
+ * Chess960 castlings that standard handling cannot make: the king or the rook already on its end
+ * square, or one ending where the other stood. As FIDE's Chess960 guidelines advise, the king comes
+ * off the board first; then the rook goes, and the king is put down (or put back) last. Some
+ * players put the king down first once both are in hand, or touch the king before moving only
+ * the rook.
+ */
+const castling960 = (
+  h: Hands,
+  f: MoveFacts,
+  rook: { readonly from: Square; readonly to: Square },
+  rookPiece: Piece,
+): void => {
+  if (rook.from === rook.to) {
+    // King-only castling: the rook already stands on its end square.
+    h.take(f.from, 0);
+    h.put(f.to, f.piece, h.carry());
+    return;
+  }
+  if (f.from === f.to && h.rng.chance(0.3)) {
+    // Rook-only castling announced by touching the king: lifted and put back, then the rook.
+    h.take(f.from, 0);
+    h.put(f.from, f.piece, h.brief());
+    h.take(rook.from, h.pause());
+    h.put(rook.to, rookPiece, h.carry());
+    return;
+  }
+  h.take(f.from, 0);
+  h.take(rook.from, h.brief());
+  if (f.from !== f.to && h.rng.chance(0.3)) {
+    h.put(f.to, f.piece, h.carry());
+    h.put(rook.to, rookPiece, h.carry());
+    return;
+  }
+  h.put(rook.to, rookPiece, h.carry());
+  h.put(f.to, f.piece, h.carry());
 };
 
 const promotion = (h: Hands, f: MoveFacts, stats: HandlingStats): void => {

@@ -385,6 +385,7 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
         ? Math.max(0, Math.min(st.options.maxPlies, st.pressedPly + 2 - root))
         : st.options.maxPlies;
   const maxNodes = reread ? st.options.catchUpNodes : DEFAULT_MAX_NODES;
+  const chess960 = st.game.start.chess960;
   // Options built field by field (no spreads): one object shape for every search.
   const from = (root: number, unbounded = false): SearchOptions => {
     const consistent = (e: Explanation, kind: 'exact' | 'partial'): boolean =>
@@ -398,6 +399,7 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
         consistent,
         maxNodes,
         unseenCaptures: reread,
+        chess960,
       };
     }
     const h = squareHistory(st, root);
@@ -410,6 +412,7 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
       consistent,
       emptied: (sq: Square) => h.emptied[sq] ?? 0,
       landedAfter: (f: Square, t: Square) => (h.lastFilled[t] ?? -1) > (h.firstEmptied[f] ?? -1),
+      chess960,
     };
   };
   const fromTip = explain(tipPos, st.sensed, st.touched, from(tip));

@@ -10,7 +10,7 @@
  *   found.exact[0]?.path;          // [{ from: 12, to: 28 }]   (e2e4)
  *   found.partial[0]?.residual;    // e.g. { kind: 'lifted', squares, ... }
  */
-import type { Chess, Color, NormalMove, Role, Square } from 'chessops';
+import type { CastlingSide, Chess, Color, NormalMove, Role, Square } from 'chessops';
 import { SquareSet, kingCastlesTo, opposite, squareRank } from 'chessops';
 import { rookCastlesTo } from 'chessops/util';
 import { castlingSide } from 'chessops/chess';
@@ -74,6 +74,8 @@ export interface SearchOptions {
    * unchanged (Bxc3 Nxc3 while nobody watched). Such a capture counts as unseen.
    */
   readonly unseenCaptures?: boolean;
+  /** A Chess960 game: castlings in which the king or the rook stays on its square are looked for too. */
+  readonly chess960?: boolean;
 }
 
 export interface SearchResult {
@@ -102,21 +104,52 @@ export const DEFAULT_MAX_NODES = 4000;
 
 const PROMOTABLE: readonly Role[] = ['queen', 'rook', 'bishop', 'knight'];
 
-/** Every square a legal move changes (both castling pieces' squares, the en passant victim). */
+/** The four squares of a castling: where king and rook stand and where they go. */
+const castlingSquares = (pos: Chess, move: NormalMove, side: CastlingSide) => ({
+  king: move.from,
+  rook: pos.castles.rook[pos.turn][side] ?? move.to,
+  kingTo: kingCastlesTo(pos.turn, side),
+  rookTo: rookCastlesTo(pos.turn, side),
+});
+
+/**
+ * Every square a legal move changes (both castling pieces' squares, the en passant victim). In
+ * Chess960 a castling king or rook may already stand on its end square: that square is unchanged.
+ */
 export const changedBy = (pos: Chess, move: NormalMove): SquareSet => {
   const side = castlingSide(pos, move);
   if (side) {
-    const rook = pos.castles.rook[pos.turn][side] ?? move.to;
-    return SquareSet.fromSquare(move.from)
-      .with(rook)
-      .with(kingCastlesTo(pos.turn, side))
-      .with(rookCastlesTo(pos.turn, side));
+    const c = castlingSquares(pos, move, side);
+    let set = SquareSet.empty();
+    if (c.king !== c.kingTo) set = set.with(c.king).with(c.kingTo);
+    if (c.rook !== c.rookTo) set = set.with(c.rook).with(c.rookTo);
+    return set;
   }
   const set = SquareSet.fromSquare(move.from).with(move.to);
   if (move.to === pos.epSquare && pos.board.pawn.has(move.from)) {
     return set.with(move.to + (pos.turn === 'white' ? -8 : 8));
   }
   return set;
+};
+
+/**
+ * Chess960 castlings the sensors saw: those whose changed squares were all touched. In Chess960
+ * the king may stay on its square (only the rook's two squares change) or the rook may (only the
+ * king's), so the loop over touched pieces and reachable squares would miss them.
+ */
+const castlings960 = (pos: Chess, touched: SquareSet): Candidate[] => {
+  const king = pos.board.kingOf(pos.turn);
+  if (king === undefined) return [];
+  const out: Candidate[] = [];
+  for (const side of ['a', 'h'] as const) {
+    const rook = pos.castles.rook[pos.turn][side];
+    if (rook === undefined) continue;
+    const move: NormalMove = { from: king, to: rook };
+    if (!pos.isLegal(move)) continue;
+    const squares = changedBy(pos, move);
+    if (squares.subsetOf(touched)) out.push({ move, unseen: false, squares });
+  }
+  return out;
 };
 
 /**
@@ -142,8 +175,12 @@ interface Candidate {
  * A capture target is not counted: on an occupancy-only board a swap may never show it empty.
  */
 const emptiedByMove = (pos: Chess, c: Candidate): Square[] => {
-  // Castling is king-to-rook in chessops: both start squares empty.
-  if (castlingSide(pos, c.move)) return [c.move.from, c.move.to];
+  // Castling is king-to-rook in chessops: the start squares of the pieces that move are emptied.
+  const side = castlingSide(pos, c.move);
+  if (side) {
+    const q = castlingSquares(pos, c.move, side);
+    return [...(q.king !== q.kingTo ? [q.king] : []), ...(q.rook !== q.rookTo ? [q.rook] : [])];
+  }
   return [...c.squares.without(c.move.to)];
 };
 
@@ -153,19 +190,22 @@ const candidates = (node: Node, s: SensedBoard, touched: SquareSet, opts: Search
   const turn = pos.turn;
   const own = pos.board[turn].intersect(touched);
   if (own.isEmpty()) return [];
+  const chess960 = opts.chess960 === true;
+  const out: Candidate[] = chess960 ? castlings960(pos, touched) : [];
   // Captures the sensors cannot see: the target stays occupied on an occupancy-only board.
   const hidden = opts.unseenCaptures
     ? pos.board[opposite(turn)].intersect(s.occupied)
     : pos.board[opposite(turn)].intersect(s.unknown);
   const reach = touched.union(hidden);
   const ctx = pos.ctx();
-  const out: Candidate[] = [];
   for (const from of own) {
     const dests = pos.dests(from, ctx).intersect(reach);
     if (dests.isEmpty()) continue;
     const isPawn = pos.board.pawn.has(from);
     for (const to of dests) {
       const base: NormalMove = { from, to };
+      // Chess960 castlings are found apart (castlings960).
+      if (chess960 && !isPawn && pos.board[turn].has(to)) continue;
       const squares = changedBy(pos, base);
       const untouched = squares.diff(touched);
       // Only a capture target may be unseen, and only on an occupancy-only square; there a

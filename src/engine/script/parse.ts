@@ -211,6 +211,9 @@ const directive = (h: MutableHeader, w: readonly string[]): void => {
     case '@occupancy':
       h.occupancy = true;
       return;
+    case '@chess960':
+      h.chess960 = true;
+      return;
     case '@game':
       h.game = one();
       return;
@@ -272,6 +275,7 @@ export const parseScript = (text: string, file: string): Result<BoardScript, Scr
     mode: 'advise',
     settleMs: undefined,
     occupancy: false,
+    chess960: false,
     game: undefined,
     expect: 'noclock',
     alerts: 'proven',

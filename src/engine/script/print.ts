@@ -151,6 +151,7 @@ export const printScript = (s: BoardScript): string => {
   out.push(`@mode ${h.mode}`);
   if (h.settleMs !== undefined) out.push(`@settle ${h.settleMs}`);
   if (h.occupancy) out.push('@occupancy');
+  if (h.chess960) out.push('@chess960');
   if (h.game !== undefined) out.push(`@game ${h.game}`);
   out.push(`@expect ${h.expect}`);
   if (h.alerts !== 'proven') out.push(`@alerts ${h.alerts}`);

@@ -8,6 +8,7 @@
  *   runs[0].failures;   // [] when the events are as expected
  */
 import { DEFAULT_QUIET_MS, type GameEvent, type GameSettings } from '../events.js';
+import { chess960Game } from '../chess960.js';
 import { Game } from '../game.js';
 import { runSupervision, startSupervision } from '../supervisor/index.js';
 import type { Edition } from '../types.js';
@@ -32,7 +33,12 @@ export interface ScriptRun {
 export const QUIET_END_MS = DEFAULT_QUIET_MS + 1000;
 
 const gameOf = (s: BoardScript): Game => {
-  let game = s.header.start === undefined ? Game.standard() : Game.fromFen(s.header.start).unwrap();
+  const start = s.header.start;
+  let game = s.header.chess960
+    ? chess960Game(start === undefined ? {} : { fen: start }).unwrap()
+    : start === undefined
+      ? Game.standard()
+      : Game.fromFen(start).unwrap();
   for (const san of s.header.moves) game = game.playSan(san).unwrap();
   return game;
 };
@@ -47,6 +53,7 @@ export const settingsOf = (s: BoardScript, edition: Edition): GameSettings => ({
   ...(s.header.timeControl !== undefined ? { timeControl: s.header.timeControl } : {}),
   art4Mode: s.header.mode,
   occupancyOnly: s.header.occupancy,
+  ...(s.header.chess960 ? { chess960: true } : {}),
   ...(s.header.alerts === 'possible' ? { alertGrade: 'possible' as const } : {}),
 });
 

@@ -25,6 +25,8 @@ export interface ScriptHeader {
   /** The recogniser's settle window (ms); undefined: its default. */
   readonly settleMs: number | undefined;
   readonly occupancy: boolean;
+  /** A Chess960 game (`@chess960`): castling by the Chess960 rules, from `start` or position 518. */
+  readonly chess960: boolean;
   readonly game: string | undefined;
   /** Clock events are compared too ('all'), or left out of the comparison ('noclock', default). */
   readonly expect: 'all' | 'noclock';

@@ -17,6 +17,7 @@ import { Game } from '../game.js';
 import { startRecognition } from '../recognition/state.js';
 import { boardStep } from './board.js';
 import { applyReading, checkFlags, makeClockModel, startIfNeeded } from './clockFeed.js';
+import { chess960Game } from '../chess960.js';
 import { onCommand, onLink } from './commands.js';
 import { commitOnReply, commitQuiet, quietMsOf } from './commit.js';
 import { checkIrregular } from './held.js';
@@ -35,6 +36,11 @@ export interface SupervisorStep {
 
 /** The game from the settings' start position; throws a TypeError naming a bad setting. */
 const startGame = (settings: GameSettings): Game => {
+  if (settings.chess960 === true) {
+    const game = chess960Game(settings.startFen === undefined ? {} : { fen: settings.startFen });
+    if (game.isErr) throw new TypeError(`GameSettings.startFen: ${game.error.message}`);
+    return game.value;
+  }
   if (settings.startFen === undefined) return Game.standard();
   const game = Game.fromFen(settings.startFen);
   if (game.isErr) throw new TypeError(`GameSettings.startFen: ${game.error.message}`);

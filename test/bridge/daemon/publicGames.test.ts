@@ -22,6 +22,8 @@ const snapshotOf = (game: Game): WebGameSnapshot => ({
   board_number: 1,
   round: '1',
   event: null,
+  variant: 'standard',
+  start_fen: game.start.fen,
   white: null,
   black: null,
   fen: game.fenAt(game.length),

@@ -46,6 +46,8 @@ const liveSnapshot = (game: Game, over: Partial<WebGameSnapshot> = {}): WebGameS
   event: 'Spring Open',
   white: { name: 'Carlsen, Magnus', title: null, rating: null, federation: null },
   black: { name: 'Doe, Jane', title: null, rating: null, federation: null },
+  variant: 'standard',
+  start_fen: game.fenAt(0),
   fen: game.fenAt(game.length),
   moves: game.moves.map(m => m.san),
   last_move: null,
