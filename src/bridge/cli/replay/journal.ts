@@ -27,6 +27,7 @@ import { wireWord } from '../../wire/words.js';
 import type { Sentence } from '../../../engine/texts.js';
 import type { ArticleRef } from '../../../engine/types.js';
 import { DEFAULT_LANG, claimText, detailText, endText, localSan, offerText, t } from '../../i18n/messages.js';
+import { damageText } from '../../i18n/damage.js';
 
 const time = (at: number): string => {
   const d = new Date(at);
@@ -62,8 +63,20 @@ const describeIn = (lang: string, e: GameEvent): string => {
         moves: e.moves.map(m => localSan(lang, m.san)).join(' ') || t(lang, 'digest.plies_removed'),
       });
     case 'clock':
+      return t(lang, 'digest.clock', {
+        white: `${Math.round(e.whiteMs / 1000)} s`,
+        black: `${Math.round(e.blackMs / 1000)} s`,
+        running:
+          e.running === undefined
+            ? t(lang, 'digest.clock.stopped')
+            : t(lang, 'digest.clock.running', { color: t(lang, `color.${e.running}`) }),
+      });
     case 'alert-withdrawn':
-      return describeEvent(e);
+      return t(lang, 'digest.alert_withdrawn', {
+        alert: String(e.alert),
+        code: wireAlertCode(e.code),
+        reason: t(lang, `withdrawn.${e.reason}`),
+      });
   }
 };
 
@@ -156,7 +169,12 @@ export const replayJournals = async (
     }
     // Each damaged range is marked (in JSON mode on stderr only, so stdout stays events).
     for (const d of damage) {
-      if (!options.json) out(`DAMAGED ${describeDamage(d)}`);
+      if (!options.json)
+        out(
+          lang === DEFAULT_LANG
+            ? `DAMAGED ${describeDamage(d)}`
+            : t(lang, 'digest.damaged', { damage: damageText(lang, d) }),
+        );
       err(`chessbridge replay: journal damaged: ${describeDamage(d)}`);
     }
     if (damage.length > 0 && code === 0) code = DAMAGED;
@@ -165,9 +183,13 @@ export const replayJournals = async (
       else out(`${time(e.at)}  ${e.game} #${String(e.seq).padEnd(4)} ${describeEvent(e, options.lang)}`);
     }
     const last = records.at(-1);
-    if (!options.json && lang !== DEFAULT_LANG && damage.length === 0)
+    if (!options.json && lang !== DEFAULT_LANG)
       out(
-        `${t(lang, 'digest.journal.records', { records: records.length, events: events.length })}, ${
+        `${t(lang, 'digest.journal.records', { records: records.length, events: events.length })}${
+          damage.length === 0
+            ? ''
+            : ` (${t(lang, 'digest.journal.salvaged', { ranges: damage.length })}, ${t(lang, 'digest.journal.lost', { lost: lostCount(damage) })})`
+        }, ${
           last?.type === 'finish'
             ? t(lang, 'digest.journal.finished', {
                 result: last.result,
