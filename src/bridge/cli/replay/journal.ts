@@ -22,62 +22,15 @@ import type { GameEvent } from '../../../engine/events.js';
 import type { SupervisorPort } from '../../game/engine.js';
 import { replayGameRun } from '../../game/gameRun.js';
 import { engineSettingsOf } from '../../game/gameSpecs.js';
-import { makeEventMessage, wireAlertCode } from '../../wire/events.js';
+import { makeEventMessage } from '../../wire/events.js';
 import { wireWord } from '../../wire/words.js';
-import type { Sentence } from '../../../engine/texts.js';
-import type { ArticleRef } from '../../../engine/types.js';
-import { DEFAULT_LANG, claimText, detailText, endText, localSan, offerText, t } from '../../i18n/messages.js';
+import { DEFAULT_LANG, endText, t } from '../../i18n/messages.js';
+import { eventText } from '../../i18n/eventText.js';
 import { damageText } from '../../i18n/damage.js';
 
 const time = (at: number): string => {
   const d = new Date(at);
   return Number.isFinite(d.getTime()) && at > 1e12 ? d.toISOString().slice(11, 23) : `${Math.round(at)} ms`;
-};
-
-/**
- * One line for a person in another language than English: codes and articles as they are, the
- * sentences, claims, offers and endings from the catalogs, moves with the language's letters.
- */
-const describeIn = (lang: string, e: GameEvent): string => {
-  const said = (x: { readonly detail?: string; readonly text?: readonly Sentence[] }): string =>
-    x.text === undefined || x.text.length === 0 ? (x.detail ?? '') : detailText(lang, x.text);
-  const cite = (a: ArticleRef): string =>
-    `[${t(lang, 'article', { edition: a.edition, article: a.article })}]`;
-  switch (e.type) {
-    case 'move':
-      return `${Math.ceil(e.ply / 2)}${e.ply % 2 === 1 ? '.' : '...'} ${localSan(lang, e.san)}`;
-    case 'alert':
-      return `${t(lang, 'ui.alert').toUpperCase()} ${wireAlertCode(e.code)} ${cite(e.article)} ${said(e)}`;
-    case 'finding':
-      return `${t(lang, 'ply', { ply: e.ply })}: ${wireAlertCode(e.code)} ${cite(e.article)} ${said(e)}`;
-    case 'claim':
-      return `${claimText(lang, { by: e.by, claim: wireWord(e.claim), status: e.status })} ${cite(e.article)}${e.detail === undefined ? '' : ` ${said(e)}`}`;
-    case 'offer':
-      return offerText(lang, e);
-    case 'end':
-      return `${t(lang, 'end.line', { reason: endText(lang, wireWord(e.reason)), result: e.result })} ${cite(e.article)}`;
-    case 'correction':
-      return t(lang, 'digest.correction', {
-        ply: e.fromPly,
-        reason: t(lang, `correction.${wireWord(e.reason)}`),
-        moves: e.moves.map(m => localSan(lang, m.san)).join(' ') || t(lang, 'digest.plies_removed'),
-      });
-    case 'clock':
-      return t(lang, 'digest.clock', {
-        white: `${Math.round(e.whiteMs / 1000)} s`,
-        black: `${Math.round(e.blackMs / 1000)} s`,
-        running:
-          e.running === undefined
-            ? t(lang, 'digest.clock.stopped')
-            : t(lang, 'digest.clock.running', { color: t(lang, `color.${e.running}`) }),
-      });
-    case 'alert-withdrawn':
-      return t(lang, 'digest.alert_withdrawn', {
-        alert: String(e.alert),
-        code: wireAlertCode(e.code),
-        reason: t(lang, `withdrawn.${e.reason}`),
-      });
-  }
 };
 
 /** The first line of a journal's text in another language than English. */
@@ -100,7 +53,7 @@ const headerIn = (lang: string, header: JournalHeader): string => {
 
 /** One line for a person. */
 export const describeEvent = (e: GameEvent, lang: string = DEFAULT_LANG): string => {
-  if (lang !== DEFAULT_LANG) return describeIn(lang, e);
+  if (lang !== DEFAULT_LANG) return eventText(lang, e);
   switch (e.type) {
     case 'move':
       return `move ${Math.ceil(e.ply / 2)}${e.ply % 2 === 1 ? '.' : '...'} ${e.san}`;
