@@ -37,12 +37,13 @@ export const makeIndexPage = (state: FeedState, now: number, lang: string = DEFA
   const lines = [
     '<!doctype html>',
     `<html lang="${escapeHtml(lang)}">`,
-    '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
+    // No icon: a browser would ask for /favicon.ico, which the feed does not have.
+    '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">',
     `<title>${title}</title></head>`,
     '<body>',
     languageLinks(lang),
     `<h1>${title}</h1>`,
-    `<p>${escapeHtml(t(lang, 'index.files'))} <a href="tournament.json">tournament.json</a></p>`,
+    `<p>${escapeHtml(t(lang, 'index.files'))} <a href="tournament.json"><code>tournament.json</code></a></p>`,
   ];
   if (state.rounds.size === 0) lines.push(`<p>${escapeHtml(t(lang, 'index.no_rounds'))}</p>`);
   for (const [round, entry] of state.rounds) {
@@ -50,7 +51,7 @@ export const makeIndexPage = (state: FeedState, now: number, lang: string = DEFA
     const note = delay > 0 ? ` (${t(lang, 'index.delay', { minutes: Math.round(delay / 60_000) })})` : '';
     lines.push(`<h2>${escapeHtml(t(lang, 'index.round', { round: String(round) }) + note)}</h2>`);
     lines.push(
-      `<p><a href="round-${round}/games.pgn">round-${round}/games.pgn</a> · <a href="round-${round}/index.json">round-${round}/index.json</a></p>`,
+      `<p><a href="round-${round}/games.pgn"><code>round-${round}/games.pgn</code></a> · <a href="round-${round}/index.json"><code>round-${round}/index.json</code></a></p>`,
     );
     lines.push('<ol>');
     for (const g of roundGames(state, round)) {
