@@ -382,10 +382,10 @@ export const main = (argv: readonly string[]): Promise<number> => {
           defaultPortsDeps(),
         ),
       ),
-    replayScripts: (paths, json) =>
+    replayScripts: (paths, json, lang) =>
       replayScripts(
         paths,
-        { json },
+        { json, ...(lang === undefined ? {} : { lang }) },
         nodeScriptIo,
         l => process.stdout.write(`${l}\n`),
         l => process.stderr.write(`${l}\n`),

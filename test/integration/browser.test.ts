@@ -41,6 +41,7 @@ import {
   type VenueBoard,
 } from './support.js';
 import { assertWire } from '../support/wire.js';
+import { expectNoForeignText } from '../support/catalogWords.js';
 
 const SPEED = 8;
 const BASE = 'accept7';
@@ -281,7 +282,7 @@ describe.skipIf(!CHROMIUM_PATH)('acceptance 1 through the daemon: display and ar
     expect(chrome.errors).toEqual([]);
   });
 
-  it('pages take the browser’s language when it has a catalog, else the venue’s (http.language)', async () => {
+  it('pages take the browser’s language when it has a catalog, else the venue’s (http.language); no text of the other language', async () => {
     const list = (await (await fetch(`${http}/ui/shared/i18n/languages.json`)).json()) as { default: string };
     expect(list.default).toBe('es');
     for (const [locale, lang, lastMove] of [
@@ -301,6 +302,31 @@ describe.skipIf(!CHROMIUM_PATH)('acceptance 1 through the daemon: display and ar
           .poll(() => page.locator('[data-last-move]').textContent(), WAIT)
           .toMatch(new RegExp(`^${lastMove}`));
         await screenshot(page, `daemon-display-${locale}`);
+        if (locale !== 'de-DE') {
+          // No text of the other language on the display, the round page and the tournament page
+          // (Accept-Language of the browser), moves in figurines.
+          const other = lang === 'es' ? 'en' : 'es';
+          const last = plies[BEFORE_ILLEGAL - 1]!;
+          const piece = plies.slice(0, BEFORE_ILLEGAL).find(p => /^[NBRQK]/.test(p.san))!;
+          expect(await page.locator('.move-list').textContent()).toContain(figurineSan(piece.san));
+          await expectNoForeignText(page, other);
+          await page.goto(`${http}/ui/display/index.html?round=1&base=${BASE}&sse=/events`);
+          const card = `.game.card[data-game="${GAME}"]`;
+          await page.locator(card).waitFor(WAIT);
+          await expect.poll(() => readPlacement(page, card), WAIT).toBe(placementOf(last.fen));
+          expect(await page.locator('html').getAttribute('lang'), locale).toBe(lang);
+          await expectNoForeignText(page, other);
+          await screenshot(page, `daemon-round-${locale}`);
+          await page.goto(`${http}/`);
+          expect(await page.locator('html').getAttribute('lang'), locale).toBe(lang);
+          expect(await page.locator('h2').first().textContent()).toBe(lang === 'es' ? 'Ronda 1' : 'Round 1');
+          // The files' names (round-1/games.pgn) are paths, in no language.
+          await page
+            .locator('code')
+            .evaluateAll(names => names.forEach(n => (n as unknown as { remove(): void }).remove()));
+          await expectNoForeignText(page, other);
+          await screenshot(page, `daemon-index-${locale}`);
+        }
         expect(browser.errors, locale).toEqual([]);
       } finally {
         await browser.close();

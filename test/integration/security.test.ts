@@ -182,6 +182,9 @@ describe('a hall full of phones: the embedded broker and the daemon', () => {
       error: expect.stringMatching(
         /^not allowed: olga \(role operator\) may not request clock_text/,
       ) as unknown,
+      // The same as data, for the pages to say in the reader's language (docs/i18n.md).
+      code: 'not_allowed',
+      params: { user: 'olga', role: 'operator', action: 'clock_text' },
     });
     expect(
       await request(OLGA, 'set_result', { game_id: GAME, result: '0-1', reason: 'resignation' }),

@@ -5,6 +5,7 @@
  * real request service and its schemas over MQTT, or the real arbiter route over HTTP); the page
  * shows the response and the restored position the test publishes.
  */
+import { refused } from '../../src/bridge/wire/refusals.js';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -151,6 +152,17 @@ describe.skipIf(!CHROMIUM_PATH)('arbiter console', () => {
           Result.err(new Error(`no penalty in ${request.game_id}: the game is under review`)),
         );
       },
+      // A refusal with its code: the page says it in its language (docs/i18n.md).
+      resync_board: request =>
+        Promise.resolve(
+          Result.err(
+            refused(
+              'board_not_connected',
+              { board: request.board_id },
+              `board ${request.board_id} is not connected`,
+            ),
+          ),
+        ),
       claim: request => {
         mqttRequests.push(request);
         return Promise.resolve(Result.ok({ game_id: request.game_id, seq: 0, events: 1 }));
@@ -277,6 +289,14 @@ describe.skipIf(!CHROMIUM_PATH)('arbiter console', () => {
     expect(await card.locator('h3').textContent()).toContain('Jugada ilegal completada');
     expect(await card.locator('.alert-message').textContent()).toBe(alertText('es', alert));
     expect(await card.locator('.alert-message').textContent()).not.toBe(alert.message);
+    // A refusal with a code is said from the catalog, not as the daemon's English error.
+    const resync = page.locator('form[data-action="resync_board"]');
+    await resync.locator('input[name="board_id"]').fill('dgt-9');
+    await resync.locator('button[type="submit"]').click();
+    const refusal = page.locator('#response-log li[data-action="resync_board"][data-status="error"]');
+    await refusal.waitFor(WAIT);
+    expect(await refusal.textContent()).toContain('el tablero dgt-9 no está conectado');
+    expect(await refusal.textContent()).not.toContain('is not connected');
     await screenshot(page, 'console-alert-es');
     expect(chrome.errors).toEqual([]);
     await page.close();

@@ -50,7 +50,14 @@ export class ActionSender {
   /** Sends one action; always resolves with an envelope. */
   send(action, fields) {
     if (!Object.hasOwn(ACTION_LABELS, action))
-      return Promise.resolve({ status: 'error', data: {}, error: `unknown action ${action}`, local: true });
+      return Promise.resolve({
+        status: 'error',
+        data: {},
+        error: `unknown action ${action}`,
+        code: 'unknown_action',
+        params: { action },
+        local: true,
+      });
     return this.options.mode === 'http'
       ? this.sendHttp(action, fields)
       : this.options.live.request(action, fields);
@@ -61,7 +68,16 @@ export class ActionSender {
     httpCounter += 1;
     const transaction = `http-${Date.now().toString(36)}-${httpCounter}`;
     if (!credentials?.secret)
-      return { status: 'error', data: {}, error: 'log in first', transaction, auth: true, local: true };
+      return {
+        status: 'error',
+        data: {},
+        error: 'log in first',
+        code: 'login_first',
+        params: {},
+        transaction,
+        auth: true,
+        local: true,
+      };
     const url = new URL(
       httpActionName(action),
       new URL(this.options.api ?? '/api/arbiter/', window.location.href),
@@ -79,7 +95,15 @@ export class ActionSender {
         cache: 'no-store',
       });
     } catch (error) {
-      return { status: 'error', data: {}, error: `not sent: ${error.message}`, transaction, local: true };
+      return {
+        status: 'error',
+        data: {},
+        error: `not sent: ${error.message}`,
+        code: 'not_sent',
+        params: { error: error.message },
+        transaction,
+        local: true,
+      };
     }
     let body = null;
     try {
@@ -91,10 +115,18 @@ export class ActionSender {
     if (body && (body.status === 'ok' || body.status === 'error') && !auth)
       return { data: {}, ...body, transaction: body.transaction ?? transaction, http: response.status };
     const error = body?.error ?? `HTTP ${response.status} ${response.statusText}`;
+    // The refusal as data (code, params) when the daemon gave one; the status otherwise.
+    const refusal =
+      body?.error === undefined
+        ? { code: 'http_status', params: { status: String(response.status) } }
+        : body.code === undefined
+          ? {}
+          : { code: body.code, params: body.params ?? {} };
     return {
       status: 'error',
       data: {},
       error,
+      ...refusal,
       transaction,
       http: response.status,
       ...(auth ? { auth: true } : {}),

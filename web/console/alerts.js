@@ -268,7 +268,10 @@ export const createAlertCard = (alert, { onAction, onSelectGame, i18n }) => {
       const label = t(`console.action.${action}`);
       report.textContent = ok
         ? t('console.report.done', { action: label })
-        : t('console.report.refused', { action: label, error: envelope.error ?? t('console.no_reason') });
+        : t('console.report.refused', {
+            action: label,
+            error: i18n.refusalText(envelope) ?? t('console.no_reason'),
+          });
       report.className = `alert-report ${ok ? 'ok' : 'error'}`;
       if (ok) element.classList.add('handled');
     },

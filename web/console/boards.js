@@ -251,7 +251,7 @@ const logResponse = (action, fields, envelope) => {
   const outcome =
     envelope.status === 'ok'
       ? [t('boards.response.ok'), doneText(action, fields, envelope.data ?? {})].filter(Boolean).join(' · ')
-      : t('boards.response.refused', { error: envelope.error ?? t('boards.no_reason') });
+      : t('boards.response.refused', { error: i18n.refusalText(envelope) ?? t('boards.no_reason') });
   item.textContent = `${time} ${actionText(action)}: ${outcome}`;
   $('op-responses').prepend(item);
 };
@@ -312,7 +312,9 @@ for (const form of opForms.querySelectorAll('form.action')) {
     logResponse(action, fields, envelope);
     if (envelope.auth) {
       setOperator(undefined);
-      $('op-login-error').textContent = t('boards.credentials_refused', { error: envelope.error });
+      $('op-login-error').textContent = t('boards.credentials_refused', {
+        error: i18n.refusalText(envelope),
+      });
     }
   });
 }

@@ -201,7 +201,7 @@ const logResponse = (action, fields, envelope) => {
   const outcome =
     envelope.status === 'ok'
       ? JSON.stringify(envelope.data ?? {})
-      : t('console.response.error', { error: envelope.error ?? t('console.no_reason') });
+      : t('console.response.error', { error: i18n.refusalText(envelope) ?? t('console.no_reason') });
   const strong = document.createElement('strong');
   strong.textContent = envelope.status === 'ok' ? t('console.response.ok') : t('console.response.refused');
   item.append(`${time} `, strong, ` ${what} \u2192 ${outcome} [${envelope.transaction ?? '-'}]`);
@@ -216,7 +216,7 @@ const send = async (action, fields, card) => {
   const envelope = await sender.send(action, fields);
   logResponse(action, fields, envelope);
   card?.report(action, envelope);
-  if (envelope.auth) logout(t('console.credentials_refused', { error: envelope.error }));
+  if (envelope.auth) logout(t('console.credentials_refused', { error: i18n.refusalText(envelope) }));
 };
 
 /** Reads a form's fields: numbers as numbers, empty optional fields left out. */

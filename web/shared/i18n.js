@@ -132,6 +132,15 @@ export const loadI18n = async () => {
           return t(`detail.${sentence.key}`, params);
         })
         .join(' '),
+    /**
+     * Why a request was refused, in the language: `refusal.<code>` with its parameters when the
+     * answer carries a code the catalog knows, else the daemon's own (English) `error`.
+     */
+    refusalText: envelope => {
+      const key = `refusal.${envelope?.code}`;
+      if (envelope?.code && (own[key] ?? fallback?.[key]) !== undefined) return t(key, envelope.params ?? {});
+      return envelope?.error;
+    },
     /** The title of an article of the Laws (`7.5.1` → article 7's), in the language. */
     articleTitle: article => t(`article.title.${String(article).split('.')[0]}`),
     /** How moves are written: `letters` (the language's) by ?notation= or an earlier choice, else `figurine`. */

@@ -89,7 +89,7 @@ export interface CliIo {
     timeoutMs: number | undefined,
   ) => Promise<string[]>;
   /** Replays board scripts (`.cbs` files or folders of them); resolves to the exit code. */
-  readonly replayScripts?: (paths: readonly string[], json: boolean) => Promise<number>;
+  readonly replayScripts?: (paths: readonly string[], json: boolean, lang?: string) => Promise<number>;
   /** Replays game journals (`.jsonl`) through the supervisor; resolves to the exit code. */
   readonly replayJournals?: (paths: readonly string[], json: boolean, lang?: string) => Promise<number>;
   /** Replays raw board captures (`replay --driver D`) through the driver and the supervisor; the exit code. */
@@ -262,7 +262,10 @@ const replay = async (o: Options, io: CliIo): Promise<number> => {
       io.replayJournals ? await io.replayJournals(journals, json, lang) : missing(io, 'replay'),
     );
   if (scripts.length > 0)
-    code = worse(code, io.replayScripts ? await io.replayScripts(scripts, json) : missing(io, 'replay'));
+    code = worse(
+      code,
+      io.replayScripts ? await io.replayScripts(scripts, json, lang) : missing(io, 'replay'),
+    );
   return code;
 };
 

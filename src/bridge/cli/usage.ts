@@ -135,7 +135,7 @@ export const COMMAND_USAGE: Readonly<Record<string, readonly string[]>> = {
     '',
     'options:',
     '  --json               one JSON object a line instead of text',
-    '  --lang L             language of the text for PGN files and game journals: en or es (docs/i18n.md; JSON stays English)',
+    '  --lang L             language of the text for PGN files, board scripts and game journals: en or es (docs/i18n.md; JSON stays English)',
     '  --edition E          Laws of Chess edition for PGN files: E97, E09, E14, E17, E18, E23 (default E23)',
     '  --type T             standard, rapid or blitz (default standard)',
     '  --supervision S      full or reduced (default full)',

@@ -8,6 +8,7 @@
  *   authorizeMqttRequest({ user: 'olga', action: 'set_result', sender: 'web-1@192.0.2.4' }, 'set_result', deps);
  *     // Err('not allowed: olga (role operator) may not request set_result (may: start_game, …)')
  */
+import { refused } from '../wire/refusals.js';
 import { Result } from '@badrap/result';
 import type { RequestSender } from '../mqtt/brokerAccess.js';
 import type { RequestAction } from '../mqtt/requestSchemas.js';
@@ -39,7 +40,9 @@ export const authorizeMqttRequest = (
   if (sender.user === undefined) {
     if (deps.embedded || deps.usersConfigured)
       return Result.err(
-        new Error(
+        refused(
+          'user_required',
+          {},
           `not allowed: a request must name its user (bridge/request/<user>/${action}, docs/security.md)`,
         ),
       );
@@ -47,7 +50,10 @@ export const authorizeMqttRequest = (
     actor = { role: 'arbiter', user: '(broker)', transport: 'mqtt' };
   } else {
     const role = deps.roleOf(sender.user);
-    if (role === undefined) return Result.err(new Error(`not allowed: unknown user ${sender.user}`));
+    if (role === undefined)
+      return Result.err(
+        refused('unknown_user', { user: sender.user }, `not allowed: unknown user ${sender.user}`),
+      );
     actor = {
       role,
       user: sender.user,
@@ -56,5 +62,7 @@ export const authorizeMqttRequest = (
     };
   }
   const why = refusalOf(actor, action);
-  return why === undefined ? Result.ok(actor) : Result.err(new Error(why));
+  return why === undefined
+    ? Result.ok(actor)
+    : Result.err(refused('not_allowed', { user: actor.user, role: actor.role, action }, why));
 };

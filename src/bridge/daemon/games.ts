@@ -33,6 +33,7 @@ import {
 import { type GameView, startView } from '../game/gameView.js';
 import { chess960StartShown } from './chess960Start.js';
 import { Inbox } from './inbox.js';
+import { gameFinishedLine, gameStartedLine } from '../i18n/logLines.js';
 
 /** What the registry needs of the journal (JournalStore implements it). */
 export interface JournalPort {
@@ -240,7 +241,7 @@ export class GameRegistry {
       };
       this.slots.set(id, slot);
       this.emitLane(slot);
-      this.ctx.log.info(`game ${id} started${board === undefined ? '' : ` on board ${board}`}`);
+      this.ctx.log.info(gameStartedLine(this.ctx.config.http.language, id, board));
       if (board !== undefined) this.attach(slot, board);
       return Result.ok(slot);
     } finally {
@@ -412,7 +413,7 @@ export class GameRegistry {
     this.finished.add(slot.id);
     const board = slot.board;
     if (board !== undefined) this.bindBoard(board, undefined);
-    this.ctx.log.info(`game ${slot.id} finished: ${result} (${reason})`);
+    this.ctx.log.info(gameFinishedLine(this.ctx.config.http.language, slot.id, result, reason));
     this.changes.next();
   }
 

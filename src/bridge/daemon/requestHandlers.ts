@@ -17,7 +17,8 @@ import { isGameId } from '../journal/index.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import type { JsonObject, JsonValue } from '../mqtt/topics.js';
-import { describeValueErrors } from '../mqtt/requests.js';
+import { describeValueErrors, invalidFields } from '../mqtt/requests.js';
+import { type RefusalCode, type RefusalParams, refused } from '../wire/refusals.js';
 import {
   REQUEST_ACTIONS,
   REQUEST_SCHEMAS,
@@ -45,6 +46,8 @@ export interface HandlerContext {
 }
 
 const fail = (message: string): Result<JsonObject, Error> => Result.err(new Error(message));
+const refuse = (code: RefusalCode, params: RefusalParams, message: string): Result<JsonObject, Error> =>
+  Result.err(refused(code, params, message));
 
 /** The request's fields without the envelope's `transaction`, as journaled params. */
 const paramsOf = (req: object): JsonValue => {
@@ -66,7 +69,7 @@ const gameCommand =
   async (req, meta) => {
     const { game_id: id } = req as RequestOf<A> & { game_id: string };
     const r = await ctx.games.command(id, action, paramsOf(req), sourceOf(ctx, meta));
-    if (r.isErr) return fail(r.error.message);
+    if (r.isErr) return gameRefusal(id, r.error);
     return Result.ok({ game_id: id, seq: r.value.run.seq, events: r.value.events.length });
   };
 
@@ -86,6 +89,16 @@ const journalBoardRequest = async (
   const r = await ctx.games.command(game, meta.action, paramsOf(req), sourceOf(ctx, meta));
   return r.isErr ? Result.err(new Error(`${game}: ${r.error.message}`)) : Result.ok(undefined);
 };
+
+/** A refusal of the game registry, with its code when it has one (the supervisor's own stay text). */
+const gameRefusal = (game: string, e: Error & { readonly kind?: string }): Result<JsonObject, Error> =>
+  e.kind === 'unknown-game'
+    ? refuse('no_game', { game }, e.message)
+    : e.kind === 'not-open' && e.message !== 'the daemon is stopping'
+      ? refuse('game_not_in_play', { game }, e.message)
+      : e.kind === 'exists'
+        ? refuse('game_exists', { game }, e.message)
+        : fail(e.message);
 
 const player = (name: string | undefined) => ({ name: name ?? '?' });
 
@@ -117,22 +130,30 @@ export const makeRequestHandlers = (ctx: HandlerContext): RequestHandlers => ({
         : { pairing: { round, board: 0, white: player(req.white), black: player(req.black) } }),
     });
     const r = await ctx.games.create(req.game_id, req.board_id, settings);
-    if (r.isErr) return fail(r.error.message);
+    if (r.isErr) return gameRefusal(req.game_id, r.error);
     return Result.ok({ game_id: req.game_id, board_id: req.board_id ?? null });
   },
   stop_game: req => {
     const slot = ctx.games.get(req.game_id);
-    if (slot?.phase !== 'open') return Promise.resolve(fail(`no game ${req.game_id} in play`));
+    if (slot?.phase !== 'open')
+      return Promise.resolve(
+        refuse('game_not_in_play', { game: req.game_id }, `no game ${req.game_id} in play`),
+      );
     ctx.games.finish(slot, '*', `stopped${req.reason === undefined ? '' : `: ${req.reason}`}`);
     return Promise.resolve(Result.ok({ game_id: req.game_id }));
   },
   bind_board: async req => {
     const board = ctx.boards.get(req.board_id);
-    if (board === undefined) return fail(`no board ${req.board_id} on this daemon`);
+    if (board === undefined)
+      return refuse('no_board', { board: req.board_id }, `no board ${req.board_id} on this daemon`);
     const existing = ctx.games.get(req.game_id);
     if (existing !== undefined) {
       if (existing.board !== undefined)
-        return fail(`game ${req.game_id} is already on board ${existing.board}`);
+        return refuse(
+          'game_on_board',
+          { game: req.game_id, board: existing.board },
+          `game ${req.game_id} is already on board ${existing.board}`,
+        );
       const r = ctx.games.attach(existing, req.board_id);
       return r.isErr ? fail(r.error.message) : Result.ok({ game_id: req.game_id, board_id: req.board_id });
     }
@@ -150,8 +171,13 @@ export const makeRequestHandlers = (ctx: HandlerContext): RequestHandlers => ({
   },
   set_time_control: async (req, meta) => {
     const slot = ctx.games.get(req.game_id);
-    if (slot === undefined) return fail(`no game ${req.game_id}`);
-    if (slot.run.seq > 0) return fail(`game ${req.game_id} is under way: its time control is fixed`);
+    if (slot === undefined) return refuse('no_game', { game: req.game_id }, `no game ${req.game_id}`);
+    if (slot.run.seq > 0)
+      return refuse(
+        'game_under_way',
+        { game: req.game_id },
+        `game ${req.game_id} is under way: its time control is fixed`,
+      );
     const tc = readableTimeControl(req.time_control);
     if (tc.isErr) return fail(tc.error.message);
     const r = await ctx.games.command(
@@ -164,8 +190,13 @@ export const makeRequestHandlers = (ctx: HandlerContext): RequestHandlers => ({
   },
   set_edition: async (req, meta) => {
     const slot = ctx.games.get(req.game_id);
-    if (slot === undefined) return fail(`no game ${req.game_id}`);
-    if (slot.run.seq > 0) return fail(`game ${req.game_id} is under way: its Laws are fixed`);
+    if (slot === undefined) return refuse('no_game', { game: req.game_id }, `no game ${req.game_id}`);
+    if (slot.run.seq > 0)
+      return refuse(
+        'game_under_way',
+        { game: req.game_id },
+        `game ${req.game_id} is under way: its Laws are fixed`,
+      );
     const r = await ctx.games.command(req.game_id, 'set_edition', paramsOf(req), sourceOf(ctx, meta));
     return r.isErr ? fail(r.error.message) : Result.ok({ game_id: req.game_id, edition: req.edition });
   },
@@ -178,16 +209,20 @@ export const makeRequestHandlers = (ctx: HandlerContext): RequestHandlers => ({
   claim: gameCommand(ctx, 'claim'),
   set_moves: gameCommand(ctx, 'set_moves'),
   resync_board: async (req, meta) => {
-    if (ctx.boards.get(req.board_id) === undefined) return fail(`no board ${req.board_id} on this daemon`);
+    if (ctx.boards.get(req.board_id) === undefined)
+      return refuse('no_board', { board: req.board_id }, `no board ${req.board_id} on this daemon`);
     const journaled = await journalBoardRequest(ctx, req.board_id, req, meta);
     if (journaled.isErr) return fail(journaled.error.message);
-    if (!ctx.boards.resync(req.board_id)) return fail(`board ${req.board_id} is not connected`);
+    if (!ctx.boards.resync(req.board_id))
+      return refuse('board_not_connected', { board: req.board_id }, `board ${req.board_id} is not connected`);
     return Result.ok({ board_id: req.board_id });
   },
   clock_text: async (req, meta) => {
     const board = ctx.boards.get(req.board_id);
-    if (board === undefined) return fail(`no board ${req.board_id} on this daemon`);
-    if (!board.config.clock) return fail(`board ${req.board_id} has no clock`);
+    if (board === undefined)
+      return refuse('no_board', { board: req.board_id }, `no board ${req.board_id} on this daemon`);
+    if (!board.config.clock)
+      return refuse('no_clock', { board: req.board_id }, `board ${req.board_id} has no clock`);
     const journaled = await journalBoardRequest(ctx, req.board_id, req, meta);
     if (journaled.isErr) return fail(journaled.error.message);
     const sent = ctx.boards.clockCommand(req.board_id, {
@@ -195,7 +230,9 @@ export const makeRequestHandlers = (ctx: HandlerContext): RequestHandlers => ({
       text: req.text.slice(0, 8).padEnd(8),
       beep: req.beep === true ? 1 : 0,
     });
-    return sent ? Result.ok({ board_id: req.board_id }) : fail(`board ${req.board_id} is not connected`);
+    return sent
+      ? Result.ok({ board_id: req.board_id })
+      : refuse('board_not_connected', { board: req.board_id }, `board ${req.board_id} is not connected`);
   },
 });
 
@@ -233,7 +270,12 @@ export const makeArbiterActions = (ctx: HandlerContext): Readonly<Record<string,
       const refusal = refusalOf(req.actor, action);
       const result =
         refusal !== undefined
-          ? Result.err(Object.assign(new Error(refusal), { kind: 'notAllowed' }))
+          ? Result.err(
+              Object.assign(
+                refused('not_allowed', { user: req.actor.user, role: req.actor.role, action }, refusal),
+                { kind: 'notAllowed' },
+              ),
+            )
           : problems === undefined
             ? await dispatch(
                 makeRequestHandlers({ ...ctx, sourceOf: () => httpSource(req) }),
@@ -241,7 +283,11 @@ export const makeArbiterActions = (ctx: HandlerContext): Readonly<Record<string,
                 req.body,
                 meta,
               )
-            : fail(problems);
+            : Result.err(
+                Object.assign(new Error(problems), {
+                  refusal: invalidFields(REQUEST_SCHEMAS[action], req.body),
+                }),
+              );
       const who = `${req.actor.user}, ${req.actor.role}, from ${req.remote ?? 'unknown'}`;
       if (result.isOk) ctx.log.info(`${action} over HTTP (${who}): ok`);
       else ctx.log.warn(`${action} over HTTP (${who}): ${result.error.message}`);

@@ -94,6 +94,7 @@ export const startWeb = async (deps: WebDeps): Promise<WebStarted> => {
     feed: () => outputs.feed(),
     boards: () => boardsDocument(deps.boards, deps.now()),
     staticDir: WEB_DIR,
+    language: config.http.language,
     routes: [
       // The pages' event stream (docs/web.md) and the MQTT.js bundle they import.
       // With a broadcast delay the live stream is the arbiters' and operators' only: the public

@@ -20,7 +20,7 @@ import type { FeedFile } from './types.js';
 import { gameReleaseAt, nextReleaseAt, roundReleaseAt, viewGame } from './visible.js';
 
 export type FeedPath =
-  | { readonly kind: 'indexPage' }
+  | { readonly kind: 'indexPage'; readonly lang?: string }
   | { readonly kind: 'tournament' }
   | { readonly kind: 'roundIndex'; readonly round: number }
   | { readonly kind: 'roundPgn'; readonly round: number }
@@ -63,6 +63,10 @@ export const makeFeedPath = (p: FeedPath): string => {
   }
 };
 
+/** Where a file is remembered: its path, and for the index page its language too. */
+const cacheKey = (p: FeedPath): string =>
+  p.kind === 'indexPage' && p.lang !== undefined ? `index.html#${p.lang}` : makeFeedPath(p);
+
 const hasGames = (state: FeedState, round: number): boolean => (state.rounds.get(round)?.games.size ?? 0) > 0;
 
 interface CacheEntry {
@@ -92,14 +96,17 @@ export class FeedFiles {
   /** Fast path: the answer for a path while the state object and the visible extent stay the same. */
   private readonly snapshots = new Map<string, Snapshot>();
 
-  /** The file at `path` (feed layout, no leading slash), or undefined when there is none. */
-  get(state: FeedState, path: string, now: number): FeedFile | undefined {
+  /**
+   * The file at `path` (feed layout, no leading slash), or undefined when there is none; the index
+   * page in `lang` (docs/i18n.md; default English).
+   */
+  get(state: FeedState, path: string, now: number, lang?: string): FeedFile | undefined {
     const p = parseFeedPath(path);
-    return p && this.file(state, p, now);
+    return p && this.file(state, p.kind === 'indexPage' && lang !== undefined ? { ...p, lang } : p, now);
   }
 
   file(state: FeedState, p: FeedPath, now: number): FeedFile | undefined {
-    const path = makeFeedPath(p);
+    const path = cacheKey(p);
     const snap = this.snapshots.get(path);
     if (snap && snap.state === state && snap.from <= now && now < snap.until) return snap.file;
     const { file, until } = this.render(state, p, now);
@@ -214,9 +221,9 @@ export class FeedFiles {
       lm = Math.max(lm, round.structureAt, round.settingsAt);
       for (const entry of round.games.values()) lm = Math.max(lm, viewGame(state, entry, now).lastModified);
     }
-    return this.memo(makeFeedPath(p), undefined, lm, () =>
+    return this.memo(cacheKey(p), undefined, lm, () =>
       p.kind === 'indexPage'
-        ? { body: makeIndexPage(state, now), contentType: CONTENT_TYPES.html }
+        ? { body: makeIndexPage(state, now, p.lang), contentType: CONTENT_TYPES.html }
         : { body: makeJsonText(makeTournamentJson(state, now)), contentType: CONTENT_TYPES.json },
     );
   }

@@ -26,6 +26,7 @@ import {
   makeChallenges,
 } from './auth.js';
 import { type HttpReply, errorReply, jsonReply } from './reply.js';
+import { type RefusalCode, refusalFields } from '../wire/refusals.js';
 import type { RequestGate } from '../requestGate.js';
 import type { Actor } from '../security/roles.js';
 import type { UserDirectory } from '../security/users.js';
@@ -134,9 +135,21 @@ export const httpLogin = async (
       if (login.why !== 'wrong')
         return {
           ok: false,
-          reply: errorReply(429, 'too many failed attempts; try again later', 'json', { 'retry-after': '1' }),
+          reply: errorReply(
+            429,
+            'too many failed attempts; try again later',
+            'json',
+            { 'retry-after': '1' },
+            { code: 'too_many_attempts', params: {} },
+          ),
         };
-      const refused = errorReply(401, 'wrong credentials', 'json');
+      const refused = errorReply(
+        401,
+        'wrong credentials',
+        'json',
+        {},
+        { code: 'credentials_wrong', params: {} },
+      );
       return {
         ok: false,
         reply: { ...refused, headers: { ...refused.headers, 'www-authenticate': makeChallenges(options) } },
@@ -155,15 +168,22 @@ export const httpLogin = async (
   if (auth.isErr) {
     const kind = auth.error.kind;
     if (kind === 'disabled' && !people)
-      return { ok: false, reply: errorReply(403, auth.error.message, 'json') };
+      return {
+        ok: false,
+        reply: errorReply(403, auth.error.message, 'json', {}, { code: 'logins_off', params: {} }),
+      };
     // A guessing address is slowed; the right token or password is never refused so.
     const wait = limiter.blockedFor(address, now);
     if (wait > 0)
       return {
         ok: false,
-        reply: errorReply(429, 'too many failed attempts; try again later', 'json', {
-          'retry-after': String(Math.ceil(wait / 1000)),
-        }),
+        reply: errorReply(
+          429,
+          'too many failed attempts; try again later',
+          'json',
+          { 'retry-after': String(Math.ceil(wait / 1000)) },
+          { code: 'too_many_attempts', params: {} },
+        ),
       };
     if (kind !== 'missing' && kind !== 'disabled') limiter.recordFailure(address, now);
     const message =
@@ -172,7 +192,11 @@ export const httpLogin = async (
           ? 'credentials required (Authorization: Basic with your user name and password)'
           : 'wrong credentials'
         : auth.error.message;
-    const refused = errorReply(401, message, 'json');
+    const code: RefusalCode =
+      kind === 'missing' || (kind === 'disabled' && req.headers.authorization === undefined)
+        ? 'credentials_required'
+        : 'credentials_wrong';
+    const refused = errorReply(401, message, 'json', {}, { code, params: {} });
     return {
       ok: false,
       reply: { ...refused, headers: { ...refused.headers, 'www-authenticate': challenges } },
@@ -192,25 +216,59 @@ export const arbiterReply = async (
 ): Promise<HttpReply> => {
   const { options } = ctx;
   if (req.method !== 'POST')
-    return errorReply(405, 'arbiter actions are POST requests', 'json', { allow: 'POST' });
+    return errorReply(405, 'arbiter actions are POST requests', 'json', { allow: 'POST' }, undefined);
   const address = req.socket.remoteAddress ?? 'unknown';
   const login = await httpLogin(req, ctx);
   if (!login.ok) return login.reply;
   const { via, actor } = login;
-  if (isForeignOrigin(req)) return errorReply(403, 'arbiter actions are refused from other origins', 'json');
+  if (isForeignOrigin(req))
+    return errorReply(
+      403,
+      'arbiter actions are refused from other origins',
+      'json',
+      {},
+      {
+        code: 'foreign_origin',
+        params: {},
+      },
+    );
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/json') return errorReply(415, 'send the action as application/json', 'json');
+  if (type !== 'application/json')
+    return errorReply(
+      415,
+      'send the action as application/json',
+      'json',
+      {},
+      {
+        code: 'json_content_type',
+        params: {},
+      },
+    );
   const handler = ACTION.test(action) ? options.actions[action] : undefined;
-  if (!handler) return errorReply(404, `unknown arbiter action '${action}'`, 'json');
+  if (!handler)
+    return errorReply(
+      404,
+      `unknown arbiter action '${action}'`,
+      'json',
+      {},
+      {
+        code: 'unknown_action',
+        params: { action },
+      },
+    );
   const ticket = options.gate?.admit({
     transport: 'http',
     address,
     ...(via === 'user' ? { user: actor.user } : {}),
   });
   if (ticket?.ok === false)
-    return errorReply(ticket.reason === 'rate_limited' ? 429 : 503, ticket.message, 'json', {
-      'retry-after': String(ticket.retryAfterS),
-    });
+    return errorReply(
+      ticket.reason === 'rate_limited' ? 429 : 503,
+      ticket.message,
+      'json',
+      { 'retry-after': String(ticket.retryAfterS) },
+      { code: ticket.reason, params: { seconds: ticket.retryAfterS } },
+    );
   try {
     return await act(req, action, handler, { via, actor }, options);
   } finally {
@@ -231,8 +289,24 @@ const act = async (
     const bytes = await readBody(req, options.maxBodyBytes ?? 64 * 1024);
     body = bytes.length === 0 ? {} : (JSON.parse(bytes.toString('utf8')) as unknown);
   } catch (e) {
-    if (e instanceof BodyTooLarge) return errorReply(413, e.message, 'json', { connection: 'close' });
-    return errorReply(400, `body is not valid JSON: ${(e as Error).message}`, 'json');
+    if (e instanceof BodyTooLarge)
+      return errorReply(
+        413,
+        e.message,
+        'json',
+        { connection: 'close' },
+        { code: 'body_too_large', params: {} },
+      );
+    return errorReply(
+      400,
+      `body is not valid JSON: ${(e as Error).message}`,
+      'json',
+      {},
+      {
+        code: 'bad_json',
+        params: {},
+      },
+    );
   }
   const transaction = transactionOf(body);
   const result = await handler({ action, body, ...who, remote: req.socket.remoteAddress });
@@ -240,8 +314,20 @@ const act = async (
     const kind =
       'kind' in result.error && typeof result.error.kind === 'string' ? { kind: result.error.kind } : {};
     if (kind.kind === 'notAllowed')
-      return jsonReply(403, { status: 'error', error: result.error.message, ...kind, ...transaction });
-    return jsonReply(422, { status: 'error', error: result.error.message, ...kind, ...transaction });
+      return jsonReply(403, {
+        status: 'error',
+        error: result.error.message,
+        ...refusalFields(result.error),
+        ...kind,
+        ...transaction,
+      });
+    return jsonReply(422, {
+      status: 'error',
+      error: result.error.message,
+      ...refusalFields(result.error),
+      ...kind,
+      ...transaction,
+    });
   }
   return jsonReply(200, { status: 'ok', data: result.value ?? null, ...transaction });
 };

@@ -18,12 +18,19 @@ export interface RouteContext {
   readonly headers: IncomingHttpHeaders;
   /** Access-Control-Allow-Origin for public routes; undefined = none. */
   readonly cors: string | undefined;
+  /** The language of the index page (the reader's, else the venue's; docs/i18n.md). */
+  readonly lang?: string;
 }
 
 /** The reply for a feed path (raw, with its leading '/'), or undefined when it names no feed file. */
 export const feedReply = (path: string, ctx: RouteContext): HttpReply | undefined => {
-  const file = ctx.files.get(ctx.state, path === '/' ? 'index.html' : path.slice(1), ctx.now);
-  return file && representationReply(ctx.headers, file, { cors: ctx.cors });
+  const index = path === '/' || path === '/index.html';
+  const file = ctx.files.get(ctx.state, index ? 'index.html' : path.slice(1), ctx.now, ctx.lang);
+  const reply = file && representationReply(ctx.headers, file, { cors: ctx.cors });
+  // The index page is written in the reader's language: caches keep one copy a language.
+  return reply && index && ctx.lang !== undefined
+    ? { ...reply, headers: { ...reply.headers, vary: 'Accept-Language', 'content-language': ctx.lang } }
+    : reply;
 };
 
 /** Route name of a feed path for metrics (a bounded set, never the raw path). */

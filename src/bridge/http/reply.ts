@@ -9,6 +9,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { makeEtag } from '../feed/etag.js';
+import type { Refusal } from '../wire/refusals.js';
 import { type Validators, formatHttpDate, isNotModified } from './conditional.js';
 
 export interface HttpReply {
@@ -101,15 +102,27 @@ export const textReply = (status: number, text: string, headers: Record<string, 
   body: Buffer.from(text.endsWith('\n') ? text : `${text}\n`, 'utf8'),
 });
 
-/** An error as `{ status: 'error', error }` JSON (API routes) or plain text (file routes). */
+/**
+ * An error as `{ status: 'error', error }` JSON (API routes) or plain text (file routes); with a
+ * refusal, the JSON carries its `code` and `params` too (wire/refusals.ts).
+ */
 export const errorReply = (
   status: number,
   message: string,
   form: 'json' | 'text',
   headers: Record<string, string> = {},
+  refusal?: Refusal,
 ): HttpReply =>
   form === 'json'
-    ? jsonReply(status, { status: 'error', error: message }, headers)
+    ? jsonReply(
+        status,
+        {
+          status: 'error',
+          error: message,
+          ...(refusal === undefined ? {} : { code: refusal.code, params: refusal.params }),
+        },
+        headers,
+      )
     : textReply(status, message, headers);
 
 export const methodNotAllowed = (allow: string, form: 'json' | 'text'): HttpReply =>

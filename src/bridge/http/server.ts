@@ -25,6 +25,7 @@ import { type RouteContext, feedReply, feedRouteName } from './feedRoutes.js';
 import { BridgeMetrics, makePrometheusText } from './metrics.js';
 import { type HttpReply, errorReply, jsonReply, methodNotAllowed, textReply } from './reply.js';
 import { StaticFiles } from './staticFiles.js';
+import { pageLanguage } from '../i18n/choose.js';
 
 /**
  * A route added by the server's owner, at one exact path (the query is ignored). It is looked up
@@ -101,6 +102,11 @@ export interface HttpServerOptions {
    * it says how the boards stand at the moment of asking.
    */
   readonly boards?: () => unknown;
+  /**
+   * The venue's language (`http.language`): the index page's when the address (`?lang=`) and the
+   * reader's `Accept-Language` name no language of the catalogs (default English).
+   */
+  readonly language?: string;
   /** Routes added at exact paths (see ExtraRoute); a reserved or repeated path is a TypeError at start. */
   readonly routes?: readonly ExtraRoute[];
 }
@@ -333,7 +339,18 @@ export class HttpServer {
           'access-control-allow-origin': cors,
         }),
       };
-    const ctx: RouteContext = { state: this.opts.feed(), now, files, headers: req.headers, cors };
+    const ctx: RouteContext = {
+      state: this.opts.feed(),
+      now,
+      files,
+      headers: req.headers,
+      cors,
+      lang: pageLanguage({
+        query,
+        acceptLanguage: req.headers['accept-language'],
+        venue: this.opts.language,
+      }),
+    };
     if (path === '/api/broadcast')
       return {
         route: 'api',

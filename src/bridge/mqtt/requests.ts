@@ -23,6 +23,7 @@ import { MQTT_NAMESPACE, type LogFn } from './log.js';
 import type { IncomingMessage, PublishOptions } from './client.js';
 import { type JsonObject, type ResponseEnvelope, type Topics } from './topics.js';
 import { readRequestTopic, type RequestSender } from './brokerAccess.js';
+import { type Refusal, refused, refusalFields } from '../wire/refusals.js';
 import type { Actor } from '../security/roles.js';
 import {
   isRequestAction,
@@ -134,9 +135,20 @@ export const describeValueErrors = (schema: TSchema, value: unknown): string | u
   return parts.length === 0 ? undefined : parts.join('; ');
 };
 
-const refuse = (kind: RequestError['kind'], message: string, transaction: string | number | undefined) =>
+/** The fields a value gets wrong against a schema, as a refusal (`invalid_fields`). */
+export const invalidFields = (schema: TSchema, value: unknown): Refusal => {
+  const fields = [...new Set([...Value.Errors(schema, value)].map(e => fieldName(e.path)))];
+  return { code: 'invalid_fields', params: { fields: fields.slice(0, MAX_FIELD_ERRORS).join(', ') } };
+};
+
+const refuse = (
+  kind: RequestError['kind'],
+  message: string,
+  transaction: string | number | undefined,
+  refusal: Refusal,
+) =>
   Result.err<RequestError>(
-    dataError({ kind, ...(transaction === undefined ? {} : { transaction }) }, message),
+    dataError({ kind, refusal, ...(transaction === undefined ? {} : { transaction }) }, message),
   );
 
 /** Parses and validates one request payload for an action. */
@@ -150,22 +162,27 @@ export const parseRequest = (
     value = JSON.parse(text);
   } catch (error) {
     const detail = text.trim() === '' ? 'empty payload' : (error as Error).message;
-    return refuse('malformedJson', `malformed JSON: ${detail}`, undefined);
+    return refuse('malformedJson', `malformed JSON: ${detail}`, undefined, { code: 'bad_json', params: {} });
   }
   const transaction = readTransaction(value);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return refuse('notAnObject', 'payload: expected a JSON object', undefined);
+    return refuse('notAnObject', 'payload: expected a JSON object', undefined, {
+      code: 'not_an_object',
+      params: {},
+    });
   }
   if (!isRequestAction(action)) {
     return refuse(
       'unknownAction',
       `unknown action "${action}" (known: ${REQUEST_ACTIONS.join(', ')})`,
       transaction,
+      { code: 'unknown_action', params: { action } },
     );
   }
   const schema = REQUEST_SCHEMAS[action];
   const problems = describeValueErrors(schema, value);
-  if (problems !== undefined) return refuse('invalidFields', problems, transaction);
+  if (problems !== undefined)
+    return refuse('invalidFields', problems, transaction, invalidFields(schema, value));
   return Result.ok({ action, request: value } as ParsedRequest);
 };
 
@@ -176,7 +193,7 @@ export const makeResponse = (
 ): ResponseEnvelope => ({
   ...(result.isOk
     ? { status: 'ok', data: result.value }
-    : { status: 'error', data: {}, error: result.error.message }),
+    : { status: 'error', data: {}, error: result.error.message, ...refusalFields(result.error) }),
   ...(transaction === undefined ? {} : { transaction }),
 });
 
@@ -232,7 +249,7 @@ const answer = async (
         'error',
         `handler ${known} threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
       );
-      result = Result.err(new Error(`internal error in ${known}`));
+      result = Result.err(refused('internal', { action: known }, `internal error in ${known}`));
     }
   }
   const envelope = makeResponse(result, transaction);

@@ -120,6 +120,9 @@ export interface ResponseEnvelope {
   readonly status: 'ok' | 'error';
   readonly data: JsonObject;
   readonly error?: string;
+  /** Why not, as data the pages render in the reader's language (wire/refusals.ts). */
+  readonly code?: string;
+  readonly params?: Readonly<Record<string, string | number>>;
   readonly transaction?: string | number;
 }
 

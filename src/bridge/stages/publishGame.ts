@@ -8,8 +8,8 @@
  */
 import { type OperatorFunction, scan, tap } from 'rxjs';
 import type { GameEvent } from '../../engine/events.js';
-import type { Sentence } from '../../engine/texts.js';
-import { DEFAULT_LANG, detailText } from '../i18n/messages.js';
+import { DEFAULT_LANG } from '../i18n/messages.js';
+import { eventText } from '../i18n/eventText.js';
 import { type GameView, foldView } from '../game/gameView.js';
 import { makeAlertMessage, makeEventMessage } from '../wire/events.js';
 import type { Logger } from '../logger.js';
@@ -40,33 +40,32 @@ export interface Published {
   readonly view: GameView;
 }
 
-/** A detail in the log's language: the English `detail`, else rendered from its sentences. */
-const said = (lang: string, e: { readonly detail?: string; readonly text?: readonly Sentence[] }): string =>
-  lang === DEFAULT_LANG || e.text === undefined || e.text.length === 0
-    ? (e.detail ?? '')
-    : detailText(lang, e.text);
-
-/** One readable line per domain transition (STYLE 21); clocks are left to debug. */
+/**
+ * One readable line per domain transition (STYLE 21); clocks are left to debug. In the venue's
+ * language when it is not English (docs/i18n.md): the game's id, codes and articles stay as they
+ * are, the rest is rendered from the event's fields.
+ */
 const describe = (e: GameEvent, lang: string): string | undefined => {
+  if (e.type === 'clock') return undefined;
+  if (lang !== DEFAULT_LANG)
+    return `${e.game} ${eventText(lang, e)}${e.type === 'move' ? ` (seq ${e.seq})` : ''}`;
   switch (e.type) {
     case 'move':
       return `${e.game} ${Math.ceil(e.ply / 2)}${e.ply % 2 === 1 ? '.' : '...'} ${e.san} (seq ${e.seq})`;
     case 'correction':
       return `${e.game} correction from ply ${e.fromPly} (${e.reason}): ${e.moves.map(m => m.san).join(' ') || 'plies removed'}`;
     case 'alert':
-      return `${e.game} alert ${e.code}${e.grade ? ` (${e.grade})` : ''} [${e.article.edition} ${e.article.article}]: ${said(lang, e)}`;
+      return `${e.game} alert ${e.code}${e.grade ? ` (${e.grade})` : ''} [${e.article.edition} ${e.article.article}]: ${e.detail}`;
     case 'alert-withdrawn':
       return `${e.game} alert seq ${e.alert} (${e.code}) withdrawn: ${e.reason}`;
     case 'finding':
-      return `${e.game} finding on ply ${e.ply} (${e.breach ? e.grade : 'information'}) ${e.code} [${e.article.edition} ${e.article.article}]: ${said(lang, e)}`;
+      return `${e.game} finding on ply ${e.ply} (${e.breach ? e.grade : 'information'}) ${e.code} [${e.article.edition} ${e.article.article}]: ${e.detail}`;
     case 'claim':
-      return `${e.game} claim ${e.claim} by ${e.by}: ${e.status}${e.detail === undefined ? '' : `: ${said(lang, e)}`}`;
+      return `${e.game} claim ${e.claim} by ${e.by}: ${e.status}${e.detail === undefined ? '' : `: ${e.detail}`}`;
     case 'offer':
       return `${e.game} draw offer by ${e.by}: ${e.status}`;
     case 'end':
       return `${e.game} ended ${e.result} by ${e.reason} [${e.article.edition} ${e.article.article}]`;
-    case 'clock':
-      return undefined;
   }
 };
 

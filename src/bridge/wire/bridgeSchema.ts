@@ -6,6 +6,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { At, closed, nullable, oneOf } from './primitives.js';
+import { REFUSAL_PARAMS } from './refusals.js';
 
 /** What a board's state says of it, the same over MQTT and HTTP (the position aside). */
 const boardFields = {
@@ -131,6 +132,17 @@ export const ResponseEnvelope = Type.Object(
     status: oneOf(['ok', 'error'], 'Whether the request was done.'),
     data: Type.Record(Type.String(), Type.Unknown(), { description: 'The action’s answer.' }),
     error: Type.Optional(Type.String({ description: 'Why not, naming the field.' })),
+    code: Type.Optional(
+      oneOf(
+        Object.keys(REFUSAL_PARAMS),
+        'Why not, as a code the pages render in the reader’s language (docs/i18n.md).',
+      ),
+    ),
+    params: Type.Optional(
+      Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]), {
+        description: 'The refusal’s parameters (field names, the game, the board).',
+      }),
+    ),
     transaction: Type.Optional(Type.Union([Type.String(), Type.Number()])),
   },
   closed,

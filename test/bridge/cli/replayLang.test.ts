@@ -4,12 +4,13 @@
  * replayed through the supervisor; the text speaks Spanish, rendered from the events' fields and
  * sentences, and the JSON is the same in every language.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type CliIo, runCli } from '../../../src/bridge/cli/cli.js';
 import { replayJournals } from '../../../src/bridge/cli/replay/journal.js';
+import { nodeScriptIo, replayScripts } from '../../../src/bridge/cli/replay/script.js';
 import { engineSupervisor } from '../../../src/bridge/game/engine.js';
 import { JournalStore } from '../../../src/bridge/journal/index.js';
 import { INITIAL_FEN } from 'chessops/fen';
@@ -36,13 +37,21 @@ const replay = async (argv: readonly string[]) => {
         l => out.push(l),
         l => err.push(l),
       ),
+    replayScripts: (paths, json, lang) =>
+      replayScripts(
+        paths,
+        { json, ...(lang === undefined ? {} : { lang }) },
+        nodeScriptIo,
+        l => out.push(l),
+        l => err.push(l),
+      ),
   };
   const code = await runCli(argv, io);
   return { code, out, err };
 };
 
-const journal = async (): Promise<string> => {
-  const store = new JournalStore({ dir: join(dir, 'journal') });
+const journal = async (name = 'journal'): Promise<string> => {
+  const store = new JournalStore({ dir: join(dir, name) });
   expect((await store.start()).isOk).toBe(true);
   const settings = {
     edition: 'E23',
@@ -67,7 +76,7 @@ const journal = async (): Promise<string> => {
   ])
     expect(r.isOk).toBe(true);
   await store.stop();
-  return join(dir, 'journal', 'games', 'r1-b2.jsonl');
+  return join(dir, name, 'games', 'r1-b2.jsonl');
 };
 
 describe('chessbridge replay JOURNAL --lang', () => {
@@ -92,6 +101,47 @@ describe('chessbridge replay JOURNAL --lang', () => {
     );
     const jsonEs = await replay(['replay', file, '--json', '--lang', 'es']);
     const jsonEn = await replay(['replay', file, '--json']);
+    expect(jsonEs.out.length).toBeGreaterThan(2);
+    expect(jsonEs.out).toEqual(jsonEn.out);
+  });
+
+  it('prints a damaged journal’s damage lines in Spanish', async () => {
+    const file = await journal('second');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    // The second record (seq 2) overwritten with bytes that are not JSON.
+    lines[2] = '{"type":"command", torn';
+    writeFileSync(file, lines.join('\n'));
+    const es = await replay(['replay', file, '--lang', 'es']);
+    expect(es.code).toBe(3);
+    const text = es.out.join('\n');
+    expect(text).toMatch(
+      /DAÑADO .*r1-b2\.jsonl: línea 3 \(\d+ bytes en la posición \d+\) dañada: no es JSON; se perdió el registro de seq 2/,
+    );
+    expect(es.out.at(-1)).toMatch(
+      /^2 registros, \d+ eventos \(recuperado en torno a 1 tramo dañado, 1 registro perdido\), sin terminar$/,
+    );
+    expect(text).not.toMatch(/DAMAGED|damaged|lost|records/);
+    const en = await replay(['replay', file]);
+    expect(en.out.join('\n')).toMatch(
+      /DAMAGED .*line 3 \(\d+ bytes at offset \d+\) damaged: not JSON; record seq 2 lost/,
+    );
+  });
+});
+
+describe('chessbridge replay SCRIPT --lang', () => {
+  it('prints a board script’s events in Spanish; the JSON is the same in every language', async () => {
+    const script = 'test/scenarios/basic/s07-touched-own-other-moved.cbs';
+    const es = await replay(['replay', script, '--lang', 'es']);
+    expect(es.err).toEqual([]);
+    expect(es.code).toBe(0);
+    expect(es.out).toContain(
+      `${script} [E23] #2 @1800 ALERTA touch_move [E23 art. 4.3.1] Blancas tocaron primero el caballo de g1, que podía moverse, pero movieron la pieza de e2.`,
+    );
+    const en = await replay(['replay', script]);
+    expect(en.out.join('\n')).toMatch(/\[E23\] #2 @1800 .*touch/);
+    expect(en.out.join('\n')).not.toContain('ALERTA');
+    const jsonEs = await replay(['replay', script, '--json', '--lang', 'es']);
+    const jsonEn = await replay(['replay', script, '--json']);
     expect(jsonEs.out.length).toBeGreaterThan(2);
     expect(jsonEs.out).toEqual(jsonEn.out);
   });

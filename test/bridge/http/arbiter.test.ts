@@ -71,7 +71,7 @@ describe('arbiter actions', () => {
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toContain('Bearer realm="chessbridge arbiter"');
     expect(res.headers.get('www-authenticate')).toContain('Basic realm="chessbridge arbiter"');
-    expect(await res.json()).toMatchObject({ status: 'error' });
+    expect(await res.json()).toMatchObject({ status: 'error', code: 'credentials_required', params: {} });
     expect(calls).toEqual([]);
   });
 
@@ -84,7 +84,9 @@ describe('arbiter actions', () => {
       'Basic !!!',
     ]) {
       now += 60_000;
-      expect((await post('/api/arbiter/restore', { auth })).status, auth).toBe(401);
+      const res = await post('/api/arbiter/restore', { auth });
+      expect(res.status, auth).toBe(401);
+      expect(((await res.json()) as { code: string }).code, auth).toBe('credentials_wrong');
     }
     expect(calls).toEqual([]);
   });
@@ -117,7 +119,9 @@ describe('arbiter actions', () => {
 
   it('refuses unknown actions, other methods, non-JSON bodies, bad JSON and oversized bodies', async () => {
     const auth = `Bearer ${TOKEN}`;
-    expect((await post('/api/arbiter/unknown', { auth })).status).toBe(404);
+    const unknown = await post('/api/arbiter/unknown', { auth });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ code: 'unknown_action', params: { action: 'unknown' } });
     // fetch normalises this to /api/restore: a public read-only route, so the POST is refused
     expect((await post('/api/arbiter/../restore', { auth })).status).toBe(405);
     expect((await fetch(`${base}/api/arbiter/restore`, { headers: { authorization: auth } })).status).toBe(

@@ -181,7 +181,22 @@ describe('live PGN over HTTP', () => {
   it('serves the index page, tournament.json and round index, and 404 for anything else', async () => {
     const index = await get('/');
     expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(await index.text()).toContain('href="round-1/games.pgn"');
+    const english = await index.text();
+    expect(english).toContain('href="round-1/games.pgn"');
+    expect(english).toContain('<html lang="en">');
+    expect(english).toContain('<h2>Round 1</h2>');
+    // In the reader's language: Accept-Language, or ?lang= in the address, which wins.
+    const es = await get('/', { 'accept-language': 'de-DE, es;q=0.8, en;q=0.5' });
+    expect(es.headers.get('vary')).toBe('Accept-Language');
+    expect(es.headers.get('content-language')).toBe('es');
+    expect(es.headers.get('etag')).not.toBe(index.headers.get('etag'));
+    const spanish = await es.text();
+    expect(spanish).toContain('<html lang="es">');
+    expect(spanish).toContain('<h2>Ronda 1</h2>');
+    expect(spanish).toContain('en juego</li>');
+    expect(spanish).toContain('<a href="?lang=en" hreflang="en" lang="en">English</a>');
+    expect(spanish).not.toMatch(/Round|in play|Files for/);
+    expect(await (await get('/?lang=en', { 'accept-language': 'es' })).text()).toContain('<html lang="en">');
     expect(((await (await get('/tournament.json')).json()) as { rounds: unknown }).rounds).toEqual([
       { count: 20, live: 20 },
     ]);

@@ -20,6 +20,7 @@ import { Sentence } from '../../../src/bridge/wire/textSchema.js';
 import { WIRE_ALERT_CODES, WIRE_END_REASONS } from '../../../src/bridge/wire/words.js';
 import { TextParamsSchema } from '../../../src/bridge/wire/textSchema.js';
 import { TEXT_PARAMS } from '../../../src/engine/texts.js';
+import { REFUSAL_PARAMS } from '../../../src/bridge/wire/refusals.js';
 
 /** The literal values of a `oneOf` field of a schema. */
 const valuesOf = (schema: TSchema, field: string): string[] =>
@@ -49,6 +50,11 @@ const contract = (): { key: string; fields: string[] }[] => [
   { key: 'end.line', fields: fieldsOf(EndEvent) },
   // Every sentence of a detail (`text`), with the parameters it carries.
   ...Object.entries(TEXT_PARAMS).map(([key, params]) => ({ key: `detail.${key}`, fields: [...params] })),
+  // Every refusal of a request, with the parameters it carries (wire/refusals.ts).
+  ...Object.entries(REFUSAL_PARAMS).map(([code, params]) => ({
+    key: `refusal.${code}`,
+    fields: [...params],
+  })),
 ];
 
 describe('message catalogs', () => {

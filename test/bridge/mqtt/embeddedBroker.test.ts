@@ -266,6 +266,8 @@ describe('EmbeddedBroker', () => {
       status: 'error',
       data: {},
       error: 'white_ms: expected integer to be greater or equal to 0',
+      code: 'invalid_fields',
+      params: { fields: 'white_ms' },
       transaction: 1,
     });
     expect(second).toEqual({ status: 'ok', data: { action: 'adjust_clocks', game: 'g1' }, transaction: 2 });

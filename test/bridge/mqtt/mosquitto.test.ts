@@ -363,6 +363,9 @@ describe('MqttConnection against mosquitto', () => {
         status: 'error',
         data: {},
         error: 'game_id: expected string; ply: expected integer',
+        // The refusal as data too, for the pages to say in the reader's language.
+        code: 'invalid_fields',
+        params: { fields: 'game_id, ply' },
         transaction: 't3',
       });
 
@@ -373,7 +376,11 @@ describe('MqttConnection against mosquitto', () => {
       expect(await answerTo('stop_game', 1)).toEqual({ status: 'error', data: {}, error: 'no game g9' });
 
       await send('clock_text', JSON.stringify({ board_id: 'b1', text: 'hello' }));
-      expect((await answerTo('clock_text', 1)).error).toBe('internal error in clock_text');
+      expect(await answerTo('clock_text', 1)).toMatchObject({
+        error: 'internal error in clock_text',
+        code: 'internal',
+        params: { action: 'clock_text' },
+      });
 
       await send('restore_position', JSON.stringify({ game_id: 'g1', ply: 2 }));
       expect((await answerTo('restore_position', 3)).status).toBe('ok');

@@ -227,10 +227,12 @@ describe('publishGame stage', () => {
       );
       expectObservable(out$).toBe('a', { a: 2 });
     });
-    expect(spanish.lines.filter(l => l.includes('g1 alert touch-move [E23 4.3.1]'))).toEqual([
+    // The whole line in it: the game's id, the wire's code and the article kept for grep.
+    expect(spanish.lines.filter(l => l.includes('g1 ALERTA touch_move [E23 art. 4.3.1]'))).toEqual([
       expect.stringContaining(
         'Negras tocaron primero el caballo de g8, que podía moverse, pero movieron la pieza de b8.',
       ),
     ]);
+    expect(spanish.lines.join('\n')).not.toMatch(/ alert |touched/);
   });
 });

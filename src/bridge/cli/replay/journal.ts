@@ -22,49 +22,15 @@ import type { GameEvent } from '../../../engine/events.js';
 import type { SupervisorPort } from '../../game/engine.js';
 import { replayGameRun } from '../../game/gameRun.js';
 import { engineSettingsOf } from '../../game/gameSpecs.js';
-import { makeEventMessage, wireAlertCode } from '../../wire/events.js';
+import { makeEventMessage } from '../../wire/events.js';
 import { wireWord } from '../../wire/words.js';
-import type { Sentence } from '../../../engine/texts.js';
-import type { ArticleRef } from '../../../engine/types.js';
-import { DEFAULT_LANG, claimText, detailText, endText, localSan, offerText, t } from '../../i18n/messages.js';
+import { DEFAULT_LANG, endText, t } from '../../i18n/messages.js';
+import { eventText } from '../../i18n/eventText.js';
+import { damageText } from '../../i18n/damage.js';
 
 const time = (at: number): string => {
   const d = new Date(at);
   return Number.isFinite(d.getTime()) && at > 1e12 ? d.toISOString().slice(11, 23) : `${Math.round(at)} ms`;
-};
-
-/**
- * One line for a person in another language than English: codes and articles as they are, the
- * sentences, claims, offers and endings from the catalogs, moves with the language's letters.
- */
-const describeIn = (lang: string, e: GameEvent): string => {
-  const said = (x: { readonly detail?: string; readonly text?: readonly Sentence[] }): string =>
-    x.text === undefined || x.text.length === 0 ? (x.detail ?? '') : detailText(lang, x.text);
-  const cite = (a: ArticleRef): string =>
-    `[${t(lang, 'article', { edition: a.edition, article: a.article })}]`;
-  switch (e.type) {
-    case 'move':
-      return `${Math.ceil(e.ply / 2)}${e.ply % 2 === 1 ? '.' : '...'} ${localSan(lang, e.san)}`;
-    case 'alert':
-      return `${t(lang, 'ui.alert').toUpperCase()} ${wireAlertCode(e.code)} ${cite(e.article)} ${said(e)}`;
-    case 'finding':
-      return `${t(lang, 'ply', { ply: e.ply })}: ${wireAlertCode(e.code)} ${cite(e.article)} ${said(e)}`;
-    case 'claim':
-      return `${claimText(lang, { by: e.by, claim: wireWord(e.claim), status: e.status })} ${cite(e.article)}${e.detail === undefined ? '' : ` ${said(e)}`}`;
-    case 'offer':
-      return offerText(lang, e);
-    case 'end':
-      return `${t(lang, 'end.line', { reason: endText(lang, wireWord(e.reason)), result: e.result })} ${cite(e.article)}`;
-    case 'correction':
-      return t(lang, 'digest.correction', {
-        ply: e.fromPly,
-        reason: t(lang, `correction.${wireWord(e.reason)}`),
-        moves: e.moves.map(m => localSan(lang, m.san)).join(' ') || t(lang, 'digest.plies_removed'),
-      });
-    case 'clock':
-    case 'alert-withdrawn':
-      return describeEvent(e);
-  }
 };
 
 /** The first line of a journal's text in another language than English. */
@@ -87,7 +53,7 @@ const headerIn = (lang: string, header: JournalHeader): string => {
 
 /** One line for a person. */
 export const describeEvent = (e: GameEvent, lang: string = DEFAULT_LANG): string => {
-  if (lang !== DEFAULT_LANG) return describeIn(lang, e);
+  if (lang !== DEFAULT_LANG) return eventText(lang, e);
   switch (e.type) {
     case 'move':
       return `move ${Math.ceil(e.ply / 2)}${e.ply % 2 === 1 ? '.' : '...'} ${e.san}`;
@@ -156,7 +122,12 @@ export const replayJournals = async (
     }
     // Each damaged range is marked (in JSON mode on stderr only, so stdout stays events).
     for (const d of damage) {
-      if (!options.json) out(`DAMAGED ${describeDamage(d)}`);
+      if (!options.json)
+        out(
+          lang === DEFAULT_LANG
+            ? `DAMAGED ${describeDamage(d)}`
+            : t(lang, 'digest.damaged', { damage: damageText(lang, d) }),
+        );
       err(`chessbridge replay: journal damaged: ${describeDamage(d)}`);
     }
     if (damage.length > 0 && code === 0) code = DAMAGED;
@@ -165,9 +136,13 @@ export const replayJournals = async (
       else out(`${time(e.at)}  ${e.game} #${String(e.seq).padEnd(4)} ${describeEvent(e, options.lang)}`);
     }
     const last = records.at(-1);
-    if (!options.json && lang !== DEFAULT_LANG && damage.length === 0)
+    if (!options.json && lang !== DEFAULT_LANG)
       out(
-        `${t(lang, 'digest.journal.records', { records: records.length, events: events.length })}, ${
+        `${t(lang, 'digest.journal.records', { records: records.length, events: events.length })}${
+          damage.length === 0
+            ? ''
+            : ` (${t(lang, 'digest.journal.salvaged', { ranges: damage.length })}, ${t(lang, 'digest.journal.lost', { lost: lostCount(damage) })})`
+        }, ${
           last?.type === 'finish'
             ? t(lang, 'digest.journal.finished', {
                 result: last.result,

@@ -2,7 +2,8 @@
  * `chessbridge replay FILE|DIR... --json` for board scripts: reads each script (a folder gives
  * every `.cbs` file below it, in name order), runs it through the supervisor under each edition it
  * names, and prints one line per game event: JSON (the event messages of the wire, docs/wire.md, the
- * game named after the file) or a readable digest naming file and edition. A script that cannot be read is reported with
+ * game named after the file) or a readable digest naming file and edition (in English, or in the
+ * language of `lang`). A script that cannot be read is reported with
  * its file and line; events that differ from the script's expected lines are reported too. File
  * access is injected so tests need no disk.
  *
@@ -15,6 +16,8 @@ import type { GameEvent } from '../../../engine/events.js';
 import { makeDigest, parseScript, runScript } from '../../../engine/script/index.js';
 import { makeEventMessage } from '../../wire/events.js';
 import type { EventMessage } from '../../wire/schema.js';
+import { DEFAULT_LANG } from '../../i18n/messages.js';
+import { describeEvent } from './journal.js';
 
 /** File access for the runner. */
 export interface ScriptIo {
@@ -31,6 +34,11 @@ export const nodeScriptIo: ScriptIo = {
 export interface ReplayScriptOptions {
   /** One JSON object per line (default: readable digests). */
   readonly json: boolean;
+  /**
+   * The language of the readable digests (default English, the engine's own digest); in another
+   * language each event is rendered from its fields and sentences, as a journal's replay is.
+   */
+  readonly lang?: string;
 }
 
 /** Every script file named by `paths` (folders searched for `.cbs` files, sorted). */
@@ -96,13 +104,15 @@ export const replayScripts = async (
       code = 1;
       continue;
     }
+    const lang = options.lang ?? DEFAULT_LANG;
+    const digest = (e: GameEvent): string => (lang === DEFAULT_LANG ? makeDigest(e) : describeEvent(e, lang));
     for (const run of runs) {
       const game = runs.length > 1 ? `${file}@${run.edition}` : file;
       for (const e of run.events) {
         out(
           options.json
             ? JSON.stringify(makeEventLine(game, e))
-            : `${file} [${run.edition}] #${e.seq} @${e.at} ${makeDigest(e)}`,
+            : `${file} [${run.edition}] #${e.seq} @${e.at} ${digest(e)}`,
         );
       }
       for (const f of run.failures) {
