@@ -275,6 +275,7 @@ export class Daemon {
               daemon: { user: daemonUser.name, clientId: config.mqtt.clientId },
               base: config.mqtt.baseTopic,
               anonymousRead: config.mqtt.broker.anonymousRead,
+              delayed: config.broadcast.delayMinutes > 0,
               origins: config.mqtt.broker.origins,
               httpPort: () => this.httpPort(),
               ...(this.ctx.loginReportMs === undefined ? {} : { reportEveryMs: this.ctx.loginReportMs }),
