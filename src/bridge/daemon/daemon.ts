@@ -381,6 +381,7 @@ export class Daemon {
       config,
       outputs,
       publishPublic: snapshot => publisher.retain(connection.topics.publicGame(snapshot.game), snapshot),
+      clearPublic: game => publisher.clearRetained(connection.topics.publicGame(game)),
       token: pushToken.value,
       scheduler: this.ctx.scheduler,
       now: () => this.ctx.scheduler.now(),
