@@ -95,7 +95,12 @@ const openSession = async (kind, secret) => {
     credentials: 'same-origin',
     headers: { authorization: authorizationHeader(kind, secret, params.get('user') || 'arbiter') },
   });
-  if (res.status === 401 || res.status === 429) throw new Error(`HTTP ${res.status}`);
+  if (res.status !== 401 && res.status !== 429) return;
+  // Refused: without a delay the stream needs no login (the actions will say it); with one it does.
+  const info = await fetch(new URL('../../api/broadcast', import.meta.url).href, { cache: 'no-store' })
+    .then(r => r.json())
+    .catch(() => ({}));
+  if (Number(info?.delay_ms) > 0) throw new Error(`HTTP ${res.status}`);
 };
 
 const logout = message => {
