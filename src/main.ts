@@ -223,6 +223,7 @@ const brokerConfig = async (
     clientId: c.mqtt.clientId,
     users: c.users,
     env: process.env,
+    delayed: c.broadcast.delayMinutes > 0,
   });
   if (files.isErr) return { ok: false, problems: files.error.problems };
   const dir = resolve(outDir);

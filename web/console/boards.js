@@ -9,11 +9,13 @@
 //
 //   /ui/console/boards.html                     (MQTT on port 9001 of the page's host)
 //   /ui/console/boards.html?sse=/events         (server-sent events)
+// With a broadcast delay the board states are read after the operator's login (over MQTT as that
+// user; over server-sent events with the session cookie the login opens).
 
 import { connectionText, playerName, setTranslator } from '../shared/format.js';
 import { loadI18n } from '../shared/i18n.js';
 import { LiveConnection, readSettings } from '../shared/live.js';
-import { ActionSender } from './actions.js';
+import { ActionSender, authorizationHeader } from './actions.js';
 
 const i18n = await loadI18n();
 const t = i18n.t;
@@ -170,18 +172,36 @@ const showStatus = status => {
   connection.textContent = connectionText(status, live?.daemon);
 };
 
-live = new LiveConnection({ ...settings, boards: true });
-live.onStatus(showStatus);
-live.onBoard(state => {
-  boards.set(state.board, state);
-  render();
-});
-live.store.subscribe(() => render());
+/** Called with each board state, whichever connection brought it. */
+const boardListeners = [];
+
+/**
+ * (Re)connects, as the logged-in operator when there is one (`login`): with a broadcast delay the
+ * board states (they carry the position) are the arbiters' and operators' only, over MQTT with the
+ * user's own broker login, over server-sent events with the session cookie of `POST /api/session`.
+ */
+const connect = login => {
+  live?.stop();
+  const next = new LiveConnection({
+    ...settings,
+    boards: true,
+    ...(login && settings.transport === 'mqtt' ? { username: login.user, password: login.password } : {}),
+  });
+  live = next;
+  next.onStatus(showStatus);
+  next.onBoard(state => {
+    boards.set(state.board, state);
+    render();
+  });
+  for (const listener of boardListeners) next.onBoard(listener);
+  next.store.subscribe(() => render());
+  void next.start().catch(error => {
+    if (live === next) connection.textContent = t('boards.conn.error', { error: error.message });
+  });
+};
+connect(undefined);
 const consoleLink = $('console-link');
 consoleLink.search = window.location.search;
-void live.start().catch(error => {
-  connection.textContent = t('boards.conn.error', { error: error.message });
-});
 
 // --- the operator's forms -----------------------------------------------------------------------
 // Sent as HTTP actions (`POST /api/arbiter/<action>`) with the operator's own user and password
@@ -192,7 +212,12 @@ let sender = null;
 const opLogin = $('op-login');
 const opForms = $('op-forms');
 
+/** The session of the live stream (sessions.ts): opened at login, ended at logout. */
+const SESSION_URL = new URL('../../api/session', import.meta.url).href;
+
 const setOperator = (user, password) => {
+  if (settings.transport === 'sse' && !user && sender)
+    void fetch(SESSION_URL, { method: 'DELETE', credentials: 'same-origin' }).catch(() => undefined);
   sender = user
     ? new ActionSender({
         mode: 'http',
@@ -256,7 +281,7 @@ const logResponse = (action, fields, envelope) => {
   $('op-responses').prepend(item);
 };
 
-opLogin.addEventListener('submit', event => {
+opLogin.addEventListener('submit', async event => {
   event.preventDefault();
   const user = $('op-user').value.trim();
   const password = $('op-password').value;
@@ -266,10 +291,28 @@ opLogin.addEventListener('submit', event => {
   }
   $('op-login-error').textContent = '';
   setOperator(user, password);
+  if (settings.transport === 'sse') {
+    // The stream's cookie for this login; a refused login is said as the actions say it.
+    const res = await fetch(SESSION_URL, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { authorization: authorizationHeader('password', password, user) },
+    }).catch(error => ({ ok: false, status: 0, statusText: error.message }));
+    if (!res.ok) {
+      if (res.status === 401 || res.status === 403 || res.status === 429) setOperator(undefined);
+      const why = res.status === 0 ? res.statusText : `HTTP ${res.status}`;
+      $('op-login-error').textContent = t('boards.credentials_refused', { error: why });
+      return;
+    }
+  }
+  connect({ user, password });
 });
 // The form is handled from here on (boards.html keeps it disabled until then).
 $('op-login-fields').disabled = false;
-$('op-logout').addEventListener('click', () => setOperator(undefined));
+$('op-logout').addEventListener('click', () => {
+  setOperator(undefined);
+  connect(undefined);
+});
 
 /** The boards of the rebind form, in hall order. */
 const refreshBoardChoices = () => {
@@ -287,6 +330,7 @@ const refreshBoardChoices = () => {
   );
   if (ids.includes(chosen)) select.value = chosen;
 };
+boardListeners.push(refreshBoardChoices);
 live.onBoard(refreshBoardChoices);
 
 opForms.querySelector('input[type="file"]').addEventListener('change', async event => {

@@ -16,7 +16,7 @@ import {
   statusText,
 } from '../shared/format.js';
 import { LiveConnection, readSettings } from '../shared/live.js';
-import { ACTION_LABELS, ActionSender } from './actions.js';
+import { ACTION_LABELS, ActionSender, authorizationHeader } from './actions.js';
 import { alertKey, alertMessage, createAlertCard } from './alerts.js';
 import { loadI18n } from '../shared/i18n.js';
 
@@ -87,7 +87,25 @@ const setLocked = (locked, message = '') => {
 };
 
 /** Locks the console and forgets what the session showed (another arbiter may log in next). */
+/** The live stream's session (POST /api/session, docs/security.md); refused credentials throw. */
+const SESSION_URL = new URL('../../api/session', import.meta.url).href;
+const openSession = async (kind, secret) => {
+  const res = await fetch(SESSION_URL, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { authorization: authorizationHeader(kind, secret, params.get('user') || 'arbiter') },
+  });
+  if (res.status !== 401 && res.status !== 429) return;
+  // Refused: without a delay the stream needs no login (the actions will say it); with one it does.
+  const info = await fetch(new URL('../../api/broadcast', import.meta.url).href, { cache: 'no-store' })
+    .then(r => r.json())
+    .catch(() => ({}));
+  if (Number(info?.delay_ms) > 0) throw new Error(`HTTP ${res.status}`);
+};
+
 const logout = message => {
+  if (live && settings.transport === 'sse')
+    void fetch(SESSION_URL, { method: 'DELETE', credentials: 'same-origin' }).catch(() => undefined);
   live?.stop();
   live = null;
   sender = null;
@@ -321,6 +339,9 @@ loginForm.addEventListener('submit', async event => {
   try {
     if (mode === 'mqtt' && settings.transport !== 'mqtt')
       throw new Error('MQTT actions need the MQTT connection');
+    // Over server-sent events the stream needs a login while a broadcast delay is set: the
+    // login's session cookie (an EventSource sends no Authorization header).
+    if (settings.transport === 'sse') await openSession(kind, secret);
     await next.start();
   } catch (error) {
     $('login-button').disabled = false;

@@ -3,10 +3,13 @@
  * and at every release of the broadcast delay, each game's public snapshot (game/publicView.ts) is
  * retained on `<base>/public/games/<game>` when what it shows changed. The public display pages
  * read these topics (over MQTT, or over `/events/public`) while a delay is set; the arbiter console
- * keeps reading the live `games/<game>` topics.
+ * keeps reading the live `games/<game>` topics. A game that leaves the feed (another game took its
+ * round and board, or its board left the round) has its public copy cleared (`clear`): an empty
+ * retained payload, and the publisher no longer re-publishes it after a reconnect.
  *
  *   const pub = new PublicGames({ feed: () => outputs.feed(), live: (r, b) => outputs.liveSnapshot(r, b),
- *                                 publish: s => publisher.retain(topics.publicGame(s.game), s), scheduler, now });
+ *                                 publish: s => publisher.retain(topics.publicGame(s.game), s),
+ *                                 clear: g => publisher.clearRetained(topics.publicGame(g)), scheduler, now });
  *   pub.changed();        // after the feed changed
  *   await pub.stop();
  */
@@ -23,6 +26,8 @@ export interface PublicGamesOptions {
   readonly live: (round: number, board: number) => WebGameSnapshot | undefined;
   /** Retains a public snapshot. */
   readonly publish: (snapshot: WebGameSnapshot) => void;
+  /** Clears the retained public snapshot of a game that left the feed. */
+  readonly clear: (game: string) => void;
   readonly scheduler: SchedulerLike;
   readonly now: () => number;
 }
@@ -45,11 +50,13 @@ export class PublicGames {
   }
 
   private sync(state: FeedState, now: number): void {
+    const inFeed = new Set<string>();
     for (const [number, round] of state.rounds) {
       const delayMs = delayOf(round);
       for (const [board, entry] of round.games) {
         const live = this.opts.live(number, board);
         if (live === undefined) continue;
+        inFeed.add(live.game);
         const view = viewGame(state, entry, now);
         const last = this.published.get(live.game);
         if (last !== undefined && last.key === view.key && sameHeaders(last.live, live)) continue;
@@ -59,6 +66,11 @@ export class PublicGames {
         this.published.set(live.game, { key: view.key, live, content });
         if (last?.content !== content) this.opts.publish(snapshot);
       }
+    }
+    for (const game of this.published.keys()) {
+      if (inFeed.has(game)) continue;
+      this.published.delete(game);
+      this.opts.clear(game);
     }
   }
 

@@ -74,6 +74,8 @@ export interface PublicOutputsOptions {
   };
   /** Retains a delayed public snapshot on `<base>/public/games/<game>`. */
   readonly publishPublic: (snapshot: WebGameSnapshot) => void;
+  /** Clears `<base>/public/games/<game>` of a game that left the feed. */
+  readonly clearPublic: (game: string) => void;
   /** The push token, when `broadcast.lichess` is set (readPushToken). */
   readonly token: string | undefined;
   readonly scheduler: SchedulerLike;
@@ -103,6 +105,7 @@ export class PublicOutputs {
         feed,
         live: (round, board) => opts.outputs.liveSnapshot(round, board),
         publish: opts.publishPublic,
+        clear: opts.clearPublic,
         ...timing,
       });
     if (broadcast.lichess !== undefined && opts.token !== undefined)

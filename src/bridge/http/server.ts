@@ -24,6 +24,7 @@ import { FailureLimiter } from './auth.js';
 import { type RouteContext, feedReply, feedRouteName } from './feedRoutes.js';
 import { BridgeMetrics, makePrometheusText } from './metrics.js';
 import { type HttpReply, errorReply, jsonReply, methodNotAllowed, textReply } from './reply.js';
+import { SessionStore, sessionReply } from './sessions.js';
 import { StaticFiles } from './staticFiles.js';
 import { pageLanguage } from '../i18n/choose.js';
 
@@ -47,7 +48,8 @@ export type ExtraRoute = {
       readonly stream: (req: IncomingMessage, res: ServerResponse) => void;
       /**
        * Only for these roles: the request must log in as the arbiter routes do (a configured
-       * user's Basic login, or the venue's token or password, which count as an arbiter).
+       * user's Basic login, or the venue's token or password, which count as an arbiter), or carry
+       * the cookie of such a login (`POST /api/session`, sessions.ts).
        */
       readonly roles?: readonly Role[];
     }
@@ -156,6 +158,7 @@ export class HttpServer {
         metrics: BridgeMetrics;
         pages: StaticFiles | undefined;
         limiter: FailureLimiter;
+        sessions: SessionStore;
         extra: ReadonlyMap<string, ExtraRoute>;
       }
     | undefined;
@@ -204,6 +207,7 @@ export class HttpServer {
           ? undefined
           : new StaticFiles({ root: this.opts.staticDir, prefix: this.opts.staticPrefix ?? '/ui/' }),
       limiter: new FailureLimiter({ maxFailures: this.opts.maxAuthFailures ?? 20, windowMs: 60_000 }),
+      sessions: new SessionStore({ now: () => this.now() }),
       extra: extraRouteMap(this.opts.routes ?? []),
     };
     return this.parts;
@@ -281,7 +285,7 @@ export class HttpServer {
   }
 
   private async route(req: IncomingMessage): Promise<Routed> {
-    const { files, metrics, pages, limiter, extra } = this.components();
+    const { files, metrics, pages, limiter, sessions, extra } = this.components();
     const method = req.method ?? 'GET';
     const target = splitTarget(req.url ?? '/');
     if (!target) {
@@ -298,6 +302,15 @@ export class HttpServer {
         reply: await arbiterReply(req, path.slice('/api/arbiter/'.length), { options, limiter, now }),
       };
     }
+    // A page's login for the live stream (sessions.ts): the same credentials as the arbiter routes.
+    if (path === '/api/session') {
+      const options = this.opts.arbiter ?? { actions: {} };
+      const secure = this.opts.tls !== undefined;
+      return {
+        route: 'session',
+        reply: await sessionReply(req, { options, limiter, now, sessions, secure }),
+      };
+    }
     const cors = this.opts.corsOrigin ?? '*';
     if (method === 'OPTIONS') return { route: 'options', reply: this.preflight(cors) };
     const form = path.startsWith('/api/') ? 'json' : 'text';
@@ -308,7 +321,12 @@ export class HttpServer {
       if (!('stream' in added)) return { route: added.name, reply: await added.reply(req) };
       if (added.roles !== undefined) {
         const options = this.opts.arbiter ?? { actions: {} };
-        const login = await httpLogin(req, { options, limiter, now });
+        // A page's session cookie (an EventSource sends no Authorization), else a login.
+        const session = sessions.actorOf(req.headers.cookie);
+        const login =
+          session !== undefined
+            ? { ok: true as const, actor: session }
+            : await httpLogin(req, { options, limiter, now });
         if (!login.ok) return { route: added.name, reply: login.reply };
         if (!added.roles.includes(login.actor.role))
           return {

@@ -5,7 +5,10 @@
  * `<base>/bridge/request/<action>` or `<base>/bridge/request/<own user>/<action>`; the broker
  * rewrites both to `<base>/bridge/request/<user>/<action>/<sender>`, where the sender (client id and
  * address, URI-encoded) is what the broker saw, so the daemon knows who asked without trusting the
- * client. Readers read under the base; nobody but the daemon subscribes beyond it.
+ * client. Readers read under the base; nobody but the daemon subscribes beyond it. While a broadcast
+ * delay holds the public back, a display or broadcast reader (and an anonymous one) reads only the
+ * delayed copies under `<base>/public/` and the daemon's `bridge/state` and `bridge/info`: the live
+ * games, boards (whose states carry the position) and alerts are the arbiters' and operators'.
  *
  *   publishVerdict({ role: 'display', user: 'wall', base: 'cb', topic: 'cb/games/r1-b1', retain: true });
  *     // { ok: false, why: 'display may not publish on cb/games/r1-b1' }
@@ -47,9 +50,27 @@ export const publishVerdict = (a: PublishAttempt): PublishVerdict => {
   return { ok: true, topic: `${prefix}${a.user}/${action}/${encodeURIComponent(a.sender ?? 'unknown')}` };
 };
 
-/** Whether a client of `role` may subscribe to `filter`. */
-export const maySubscribe = (role: Role, base: string, filter: string): boolean => {
+/** The roles that read only the public topics while a broadcast delay is set. */
+export const PUBLIC_READERS: ReadonlySet<Role> = new Set<Role>(['display', 'broadcast']);
+
+/** What a public reader may subscribe to under a delay: literal prefix or exact topics, no wildcard over them. */
+export const publicFilters = (
+  base: string,
+): { readonly prefix: string; readonly exact: readonly string[] } => ({
+  prefix: `${base}/public/`,
+  exact: [`${base}/bridge/state`, `${base}/bridge/info`],
+});
+
+/**
+ * Whether a client of `role` may subscribe to `filter`; `delayed` when a broadcast delay is set
+ * (public readers then read the delayed copies only, see the module comment).
+ */
+export const maySubscribe = (role: Role, base: string, filter: string, delayed = false): boolean => {
   if (role === 'daemon') return true;
+  if (delayed && PUBLIC_READERS.has(role)) {
+    const { prefix, exact } = publicFilters(base);
+    return filter.startsWith(prefix) || exact.includes(filter);
+  }
   return filter === `${base}/#` || filter.startsWith(`${base}/`);
 };
 

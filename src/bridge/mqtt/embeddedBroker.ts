@@ -38,6 +38,8 @@ export interface BrokerAccess {
   readonly base: string;
   /** Let clients without credentials connect as readers (a single-machine demo only). */
   readonly anonymousRead?: boolean;
+  /** A broadcast delay is set: display and broadcast readers read the public topics only (brokerAccess.ts). */
+  readonly delayed?: boolean;
   /** Origins whose pages may open a WebSocket, besides the daemon's own HTTP port on the same host. */
   readonly origins?: readonly string[];
   /** The daemon's HTTP port: pages it serves may connect (asked at each connection). */
@@ -401,7 +403,7 @@ export class EmbeddedBroker {
       },
       authorizeSubscribe: (client, sub, done) => {
         const w = who.get(client);
-        if (w === undefined || !maySubscribe(w.role, access.base, sub.topic)) {
+        if (w === undefined || !maySubscribe(w.role, access.base, sub.topic, access.delayed === true)) {
           if (this.refusals.note(w?.user ?? ''))
             this.log('warning', `subscription refused: ${describe(client)} to ${sub.topic}`);
           done(null, null);

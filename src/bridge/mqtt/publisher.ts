@@ -200,14 +200,12 @@ export class EventPublisher {
     this.retainRaw(topic, makePayload(topic, payload));
   }
 
-  /** Clears a retained topic on the broker (empty retained payload) and stops re-publishing it. */
+  /**
+   * Clears a retained topic on the broker (empty retained payload) and stops re-publishing it. While
+   * the broker has not acknowledged the clearing (offline), it is sent again after the reconnect.
+   */
   clearRetained(topic: Topic<TopicPattern>): void {
-    this.retainedPayloads.delete(topic.name);
-    if (this.ctx.connection.isConnected) {
-      this.ctx.connection
-        .publish(topic.name, '', { qos: 1, retain: true })
-        .catch((error: unknown) => this.log('warning', `clearing ${topic.name}: ${String(error)}`));
-    }
+    this.retainRaw(topic, '');
   }
 
   /** Resolves when nothing is waiting for an acknowledgement. */
@@ -267,6 +265,9 @@ export class EventPublisher {
       () => {
         if (generation !== this.generation) return;
         this.retainedInflight -= 1;
+        // A clearing the broker has: nothing left to re-publish.
+        if (payload === '' && this.retainedPayloads.get(name)?.payload === '')
+          this.retainedPayloads.delete(name);
         this.notifyIfDrained();
       },
       (error: unknown) => {

@@ -4,7 +4,8 @@
  * (`name:$7$iterations$salt$hash`, salt and hash in base64, as `mosquitto_passwd` writes it) and an
  * ACL file. The daemon's account (`mqtt.username`, `mqtt.password`) reads and writes everything under
  * the topic base; an arbiter or operator writes only `<base>/bridge/request/<own name>/<action>`
- * for the actions of its role, and reads under the base; displays and broadcast tools only read.
+ * for the actions of its role, and reads under the base; displays and broadcast tools only read
+ * (with a broadcast delay, only the delayed copies under `<base>/public/` and the daemon's state).
  * Anonymous clients get nothing. No chessbridge code runs inside mosquitto: what it cannot check
  * (the retained flag on a request, another user's client id) is listed in docs/security.md.
  *
@@ -17,6 +18,7 @@ import { Result } from '@badrap/result';
 import { dataError } from '../../engine/types.js';
 import { type ConfiguredUser, readUsers } from './configUsers.js';
 import { weakSecretProblem } from './passwords.js';
+import { PUBLIC_READERS, publicFilters } from '../mqtt/brokerAccess.js';
 import { actionsOf } from './roles.js';
 
 /** PBKDF2 rounds of new entries (mosquitto 2.0's own tool uses 101; more costs each login more CPU). */
@@ -44,8 +46,8 @@ export interface AclUser {
   readonly role: ConfiguredUser['role'] | 'daemon';
 }
 
-/** The ACL file's text (see the module comment). */
-export const mosquittoAcl = (base: string, users: readonly AclUser[]): string => {
+/** The ACL file's text (see the module comment); `delayed` when a broadcast delay is set. */
+export const mosquittoAcl = (base: string, users: readonly AclUser[], delayed = false): string => {
   const lines = [
     '# chessbridge: who may publish and read what (chessbridge broker-config writes this file).',
     '# Anonymous clients: nothing (no lines before the first user).',
@@ -54,6 +56,12 @@ export const mosquittoAcl = (base: string, users: readonly AclUser[]): string =>
     lines.push('', `# ${u.role}`, `user ${u.name}`);
     if (u.role === 'daemon') {
       lines.push(`topic readwrite ${base}/#`);
+      continue;
+    }
+    if (delayed && PUBLIC_READERS.has(u.role)) {
+      // The live games and boards would give the delayed moves away.
+      const { prefix, exact } = publicFilters(base);
+      lines.push(`topic read ${prefix}#`, ...exact.map(t => `topic read ${t}`));
       continue;
     }
     lines.push(`topic read ${base}/#`);
@@ -73,6 +81,8 @@ export interface MosquittoFilesInput {
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly read?: (path: string) => Promise<string>;
   readonly iterations?: number;
+  /** A broadcast delay is set (`broadcast.delayMinutes` above 0): readers get the public topics only. */
+  readonly delayed?: boolean;
 }
 
 export interface MosquittoFiles {
@@ -132,10 +142,11 @@ export const mosquittoFiles = async (
     );
   const lines = [`${daemonName}:${await mosquittoHash(daemonSecret, input.iterations)}`];
   for (const e of entries) lines.push(`${e.name}:${await mosquittoHash(e.secret ?? '', input.iterations)}`);
-  const acl = mosquittoAcl(input.base, [
-    { name: daemonName, role: 'daemon' },
-    ...input.users.map(u => ({ name: u.name, role: u.role })),
-  ]);
+  const acl = mosquittoAcl(
+    input.base,
+    [{ name: daemonName, role: 'daemon' }, ...input.users.map(u => ({ name: u.name, role: u.role }))],
+    input.delayed === true,
+  );
   return Result.ok({ passwd: `${lines.join('\n')}\n`, acl, users: lines.length });
 };
 

@@ -14,8 +14,8 @@ const DELAY = 10_000;
 
 const gameOf = (...sans: string[]): Game => sans.reduce((g, san) => g.playSan(san).unwrap(), Game.standard());
 
-const snapshotOf = (game: Game): WebGameSnapshot => ({
-  game: 'r1-b1',
+const snapshotOf = (game: Game, id = 'r1-b1'): WebGameSnapshot => ({
+  game: id,
   seq: game.length,
   at: 0,
   board: 'b-1',
@@ -47,6 +47,7 @@ describe('delayed public snapshots', () => {
       feed: () => feed,
       live: () => live,
       publish: s => published.push([scheduler.now(), s.moves.length]),
+      clear: () => undefined,
       scheduler,
       now: () => scheduler.now(),
     });
@@ -77,6 +78,36 @@ describe('delayed public snapshots', () => {
       [1_000 + DELAY, 1],
       [4_000 + DELAY, 2],
     ]);
+    await pub.stop();
+  });
+
+  it("clears a game's public copy once another game takes its round and board", async () => {
+    const scheduler = new VirtualTimeScheduler(VirtualAction, Infinity);
+    let feed: FeedState = setRound(makeFeedState({ name: 'Open' }, 0), 1, { delayMs: DELAY }, 0);
+    let live = snapshotOf(gameOf('e4'), 'first');
+    const log: string[] = [];
+    const pub = new PublicGames({
+      feed: () => feed,
+      live: () => live,
+      publish: s => log.push(`publish ${s.game}`),
+      clear: game => log.push(`clear ${game}`),
+      scheduler,
+      now: () => scheduler.now(),
+    });
+    const players = { round: 1, board: 1, white: { name: 'A' }, black: { name: 'B' } };
+    feed = upsertGame(feed, { ...players, game: gameOf('e4') }, 0);
+    pub.changed();
+    scheduler.flush();
+    await new Promise(r => setImmediate(r));
+    expect(log).toEqual(['publish first']);
+    // The board's game was stopped and another one started on the same round and board.
+    live = snapshotOf(Game.standard(), 'second');
+    feed = upsertGame(feed, { ...players, game: Game.standard() }, 1);
+    pub.changed();
+    scheduler.maxFrames = 2;
+    scheduler.flush();
+    await new Promise(r => setImmediate(r));
+    expect(log).toEqual(['publish first', 'publish second', 'clear first']);
     await pub.stop();
   });
 });

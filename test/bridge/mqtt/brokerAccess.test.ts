@@ -74,6 +74,21 @@ describe('reading and origins', () => {
     expect(maySubscribe('daemon', 'cb', '#')).toBe(true);
   });
 
+  it('keeps displays and broadcast tools to the public topics while a delay is set', () => {
+    for (const role of ['display', 'broadcast'] as const) {
+      expect(maySubscribe(role, 'cb', 'cb/public/games/+', true)).toBe(true);
+      expect(maySubscribe(role, 'cb', 'cb/public/#', true)).toBe(true);
+      expect(maySubscribe(role, 'cb', 'cb/bridge/state', true)).toBe(true);
+      expect(maySubscribe(role, 'cb', 'cb/#', true)).toBe(false);
+      expect(maySubscribe(role, 'cb', 'cb/games/+', true)).toBe(false);
+      expect(maySubscribe(role, 'cb', 'cb/+/games/+', true)).toBe(false);
+      expect(maySubscribe(role, 'cb', 'cb/boards/+/state', true)).toBe(false);
+      expect(maySubscribe(role, 'cb', 'cb/bridge/+', true)).toBe(false);
+    }
+    expect(maySubscribe('operator', 'cb', 'cb/games/+', true)).toBe(true);
+    expect(maySubscribe('arbiter', 'cb', 'cb/#', true)).toBe(true);
+  });
+
   it("accepts the daemon's own pages, listed origins and clients that are not browsers", () => {
     expect(originAllowed(undefined, 'hall:9001', [], 8080)).toBe(true);
     expect(originAllowed('http://hall:8080', 'hall:9001', [], 8080)).toBe(true);

@@ -102,6 +102,35 @@ describe('the ACL file', () => {
           line === 'topic read hall/#' || line.startsWith(`topic write hall/bridge/request/${user}/`),
         ).toBe(true);
   });
+
+  it('with a broadcast delay gives displays and broadcast tools the public topics only', () => {
+    const delayed = mosquittoAcl(
+      'hall',
+      [
+        { name: 'bridge', role: 'daemon' },
+        { name: 'olga', role: 'operator' },
+        { name: 'wall', role: 'display' },
+        { name: 'relay', role: 'broadcast' },
+      ],
+      true,
+    );
+    const lines = delayed.split('\n');
+    const blockOf = (user: string): string[] => {
+      const start = lines.indexOf(`user ${user}`);
+      const end = lines.findIndex((l, i) => i > start && l.startsWith('user '));
+      return lines.slice(start + 1, end < 0 ? undefined : end).filter(l => l.startsWith('topic '));
+    };
+    const readerLines = [
+      'topic read hall/public/#',
+      'topic read hall/bridge/state',
+      'topic read hall/bridge/info',
+    ];
+    expect(blockOf('wall')).toEqual(readerLines);
+    expect(blockOf('relay')).toEqual(readerLines);
+    // Arbiters and operators stay live.
+    expect(blockOf('olga')[0]).toBe('topic read hall/#');
+    expect(blockOf('bridge')).toEqual(['topic readwrite hall/#']);
+  });
 });
 
 describe('what cannot be written', () => {
