@@ -7,7 +7,7 @@ import { startOf } from '../../../src/bridge/config/chess960.js';
 import { parseConfig } from '../../../src/bridge/config/load.js';
 import { parseCsvPairings } from '../../../src/bridge/pairings/csv.js';
 import { parsePairingsFile } from '../../../src/bridge/pairings/fromFile.js';
-import { describePairingsProblem, type PairingsProblem } from '../../../src/bridge/pairings/types.js';
+import { describePairingsProblem } from '../../../src/bridge/pairings/types.js';
 import { chess960Fen } from '../../../src/engine/chess960.js';
 
 const problemsOf = (lines: readonly string[]): readonly string[] => {
@@ -101,7 +101,7 @@ describe('the chess960 column of a CSV pairings file', () => {
 
   it('names the line and the column of a bad value', () => {
     const r = parseCsvPairings([HEAD, '1,1,A,B,960', '1,2,C,D,fischer'].join('\n'));
-    const problems = r.isErr && 'problems' in r.error ? (r.error.problems as readonly PairingsProblem[]) : [];
+    const problems = r.isErr && 'problems' in r.error ? r.error.problems : [];
     expect(problems.map(describePairingsProblem)).toEqual([
       `line 2, field 'chess960': '960' is not a Chess960 position number (0-959), a FEN, or "board"`,
       `line 3, field 'chess960': 'fischer' is not a Chess960 position number (0-959), a FEN, or "board"`,
