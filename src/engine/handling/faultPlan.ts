@@ -3,9 +3,18 @@
  * plies where the game allows that kind (a pawn move to take back, a castling to do rook first).
  */
 import type { Game } from '../game.js';
-import type { FaultKind } from './faults.js';
 import { type MoveFacts, factsOf } from './moveFacts.js';
 import type { Rng } from './prng.js';
+
+export const FAULT_KINDS = ['illegalMove', 'touchMove', 'missedUpdate', 'takeback', 'gesture'] as const;
+/**
+ * Breaches that need a game of their own, each counting as an illegal move or changing the
+ * record: castling with the rook touched first (4.4.2), the opponent's king taken off the board and
+ * the clock pressed (a king capture), and an illegal move pressed after the arbiter restored an
+ * earlier position and the players set it up.
+ */
+export const BREACH_KINDS = ['rookFirst', 'kingCapture', 'illegalAfterRestore'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number] | (typeof BREACH_KINDS)[number];
 
 /** Plies kept clear between two faults, so that each one's reports stand alone. */
 const GAP = 4;

@@ -25,22 +25,14 @@ import {
   otherMovable,
   restoreBoard,
 } from './faultActions.js';
-import { plan } from './faultPlan.js';
+import { FAULT_KINDS, type FaultKind, plan } from './faultPlan.js';
 import { makeHands } from './hands.js';
 import { factsOf } from './moveFacts.js';
 import { adjustBefore, afterMove, emptyStats, makeMove } from './patterns.js';
 import { makeRng } from './prng.js';
 import { DEFAULT_RATES, type HandlingRates, TEMPOS, type Tempo } from './rates.js';
 
-export const FAULT_KINDS = ['illegalMove', 'touchMove', 'missedUpdate', 'takeback', 'gesture'] as const;
-/**
- * Breaches that need a game of their own, each counting as an illegal move or changing the
- * record: castling with the rook touched first (4.4.2), the opponent's king taken off the board and
- * the clock pressed (a king capture), and an illegal move pressed after the arbiter restored an
- * earlier position and the players set it up.
- */
-export const BREACH_KINDS = ['rookFirst', 'kingCapture', 'illegalAfterRestore'] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number] | (typeof BREACH_KINDS)[number];
+export { BREACH_KINDS, FAULT_KINDS, type FaultKind } from './faultPlan.js';
 
 /** Something the supervisor must publish for a fault. */
 export type FaultReport =
