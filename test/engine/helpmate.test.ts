@@ -181,6 +181,8 @@ describe('canCheckmate property: never "no" when a short helpmate exists', () =>
                 if (child.turn !== color) return true;
                 continue;
               }
+              // The last ply's positions are only looked at for mate, never expanded.
+              if (depth === plies - 1) continue;
               const key = positionKey(child);
               if (!seen.has(key)) {
                 seen.add(key);

@@ -24,98 +24,22 @@ import {
   GAMES_DIR,
   isGameId,
   JOURNAL_FORMAT,
-  makeRecordLine,
-  makeWalLine,
   WAL_DIR,
-  type GameSettings,
   type JournalEntry,
   type JournalHeader,
   type JournalRecord,
 } from './format.js';
+import { batchLines, type GameState, type Pending } from './batch.js';
 import { dropSegments, syncGameFiles } from './checkpoint.js';
 import { nodeJournalFs, type JournalFs } from './fsio.js';
 import { GameFile, gameFilePath } from './gameFile.js';
-import type { TornTail } from './inspect.js';
 import { recoverJournal, type JournalProblem } from './recover.js';
+import { SpaceHold } from './spaceHold.js';
+import type { JournalStats, JournalStoreOptions, NewGame, OpenGame, StartReport } from './storeTypes.js';
 import { WalSegment } from './wal.js';
 
 export type { JournalProblem } from './recover.js';
-
-export interface JournalStoreOptions {
-  /** The journal folder (`journal.dir`); `games/` and `wal/` are made inside it. */
-  readonly dir: string;
-  /** Fold the log into the game files at least this often while records arrive (default 10 s). */
-  readonly checkpointMs?: number;
-  /** … or when the current log segment grows past this (default 16 MiB). */
-  readonly walMaxBytes?: number;
-  /** Most records in one batch (default 10 000). */
-  readonly maxBatch?: number;
-  readonly io?: JournalFs;
-  /** Wall clock in ms since 1970 (`wall` of records, `createdAt`, checkpoint timing). */
-  readonly now?: () => number;
-  /** Told about torn tails repaired, files skipped, a game file behind, a failed checkpoint, a full disk. */
-  readonly onProblem?: (problem: JournalProblem) => void;
-  /**
-   * When the log's disk is full: `hold` (default) keeps the records in memory, in order and
-   * unacknowledged, and retries until there is space; `refuse` fails their appends at once.
-   */
-  readonly fullDisk?: 'hold' | 'refuse';
-  /** While holding: how often the write is retried (ms, default 1000). */
-  readonly spaceRetryMs?: number;
-  /** While holding: appends beyond this many bytes of held records are refused (default 64 MiB). */
-  readonly maxHeldBytes?: number;
-}
-
-export interface NewGame {
-  readonly game: string;
-  readonly board: string;
-  readonly settings: GameSettings;
-}
-
-export interface OpenGame {
-  readonly header: JournalHeader;
-  readonly path: string;
-  /** Seq of the last durable record (0 = header only). */
-  readonly lastSeq: number;
-}
-
-export interface StartReport {
-  /** Unfinished games, to be rebuilt by replaying their journals. */
-  readonly games: readonly OpenGame[];
-  readonly finished: number;
-  readonly walRecordsApplied: number;
-  /** Torn ends cut off game files that the log did not make good, by game (recover.ts). */
-  readonly cutTails: ReadonlyMap<string, TornTail>;
-}
-
-export interface JournalStats {
-  readonly records: number;
-  readonly batches: number;
-  readonly largestBatch: number;
-  readonly walWrites: number;
-  readonly walSyncs: number;
-  readonly walBytes: number;
-  readonly checkpoints: number;
-}
-
-interface GameState {
-  readonly header: JournalHeader;
-  readonly file: GameFile;
-  lastSeq: number;
-  /** A finish entry is queued or written: nothing more may be appended. */
-  finishQueued: boolean;
-  finished: boolean;
-  /** Lines durable in the log but not yet written to the game file. */
-  unwritten: string[];
-  behind: boolean;
-}
-
-interface Pending {
-  readonly game: GameState;
-  readonly entry: JournalEntry;
-  readonly body: string;
-  readonly resolve: (r: Result<JournalRecord, JournalError>) => void;
-}
+export type { JournalStats, JournalStoreOptions, NewGame, OpenGame, StartReport } from './storeTypes.js';
 
 type Phase = 'idle' | 'running' | 'stopping' | 'stopped';
 
@@ -136,9 +60,7 @@ export class JournalStore {
   /** A log failure that left the segment's end unknown: nothing more is accepted. */
   private failure: JournalError | undefined;
   /** The disk is full and records are held for a retry (fullDisk: 'hold'). */
-  private held: { readonly since: number; error: JournalError; retries: number } | undefined;
-  /** Ends the wait before the next retry at once (stop). */
-  private wakeHeld: (() => void) | undefined;
+  private readonly hold: SpaceHold;
   /** Bytes of the records queued and not yet written. */
   private pendingBytes = 0;
   private counters = {
@@ -157,6 +79,7 @@ export class JournalStore {
   constructor(options: JournalStoreOptions) {
     this.options = options;
     this.io = options.io ?? nodeJournalFs();
+    this.hold = new SpaceHold(options.spaceRetryMs ?? 1000, p => this.report(p));
   }
 
   private now(): number {
@@ -268,8 +191,9 @@ export class JournalStore {
     if (g.finishQueued)
       return Promise.resolve(Result.err(journalError({ kind: 'game-finished', game, file: g.file.path })));
     const body = bodyOf(entry);
-    if (this.held !== undefined && this.pendingBytes + body.length > (this.options.maxHeldBytes ?? 64 << 20))
-      return Promise.resolve(Result.err(this.held.error));
+    const heldError = this.hold.error;
+    if (heldError !== undefined && this.pendingBytes + body.length > (this.options.maxHeldBytes ?? 64 << 20))
+      return Promise.resolve(Result.err(heldError));
     if (entry.type === 'finish') g.finishQueued = true;
     this.pendingBytes += body.length;
     return new Promise(resolve => {
@@ -327,34 +251,14 @@ export class JournalStore {
   private holdFor(error: JournalError, batch: number): boolean {
     if ((this.options.fullDisk ?? 'hold') !== 'hold' || error.kind !== 'no-space' || !this.isRunning())
       return false;
-    const now = this.now();
-    const retryMs = this.options.spaceRetryMs ?? 1000;
-    if (this.held === undefined) this.held = { since: now, error, retries: 0 };
-    const held = this.held;
-    held.error = error;
-    // Said when it starts, then about once a minute.
-    if (held.retries % Math.max(1, Math.round(60_000 / retryMs)) === 0)
-      this.report({
-        kind: 'disk-full',
-        error,
-        heldRecords: batch + this.pending.length,
-        heldMs: now - held.since,
-      });
-    held.retries++;
+    this.hold.note(error, this.now(), batch + this.pending.length);
     return true;
   }
 
   /** The pause before a retry; `stop` ends it at once. */
   private async waitForSpace(): Promise<void> {
     if (!this.isRunning()) return; // stopping: the last try comes at once
-    await new Promise<void>(resolve => {
-      const timer = setTimeout(resolve, this.options.spaceRetryMs ?? 1000);
-      this.wakeHeld = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-    this.wakeHeld = undefined;
+    await this.hold.pause();
   }
 
   /** Writes a batch and settles its appends; 'held' when the disk is full and the batch is kept for a retry. */
@@ -366,18 +270,7 @@ export class JournalStore {
       return 'done';
     }
     const wall = this.now();
-    const next = new Map<GameState, number>();
-    const lines: string[] = [];
-    const seqs: number[] = [];
-    let walText = '';
-    for (const p of batch) {
-      const seq = (next.get(p.game) ?? p.game.lastSeq) + 1;
-      next.set(p.game, seq);
-      const line = makeRecordLine(seq, wall, p.body);
-      lines.push(line);
-      seqs.push(seq);
-      walText += makeWalLine(p.game.header.game, line);
-    }
+    const { next, lines, seqs, walText } = batchLines(batch, wall);
     const data = Buffer.from(walText, 'utf8');
     const written = await wal.append(data);
     this.counters.walWrites += 1;
@@ -390,10 +283,7 @@ export class JournalStore {
       }
       return 'done';
     }
-    if (this.held !== undefined) {
-      this.report({ kind: 'disk-space-back', records: batch.length, heldMs: this.now() - this.held.since });
-      this.held = undefined;
-    }
+    this.hold.end(this.now(), batch.length);
     this.counters.walSyncs += 1;
     this.counters.walBytes += data.length;
     this.counters.batches += 1;
@@ -483,7 +373,7 @@ export class JournalStore {
     }
     this.phase = 'stopping';
     // Records held for a full disk get one last try now; what still cannot be written fails.
-    this.wakeHeld?.();
+    this.hold.wakeNow();
     await this.whenIdle();
     for (const g of this.games.values()) if (g.unwritten.length > 0) await this.writeGame(g);
     const games = [...this.games.values()];

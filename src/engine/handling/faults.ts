@@ -12,27 +12,27 @@
  *   superviseAll(run.inputs);   // the alerts of each fault, and nothing else
  *   stepsOfEvents(run.played, …); // what an emulated board plays (the lost link's moves too)
  */
-import type { Chess, Color, Move, NormalMove, Piece, Square } from 'chessops';
+import type { Chess, Color, Move, NormalMove } from 'chessops';
 import type { ArticleTopic } from '../editions.js';
 import type { AlertCode, SupervisorInput } from '../events.js';
 import type { Game } from '../game.js';
 import { contentsOfBoard } from '../recognition/boardEvent.js';
-import { CENTRE, NEAR_CENTRE } from '../recognition/gesture.js';
-import { type Hands, makeHands } from './hands.js';
-import { type MoveFacts, factsOf } from './moveFacts.js';
+import {
+  castleRookFirst,
+  gesture,
+  illegalAttempt,
+  illegalTarget,
+  otherMovable,
+  restoreBoard,
+} from './faultActions.js';
+import { FAULT_KINDS, type FaultKind, plan } from './faultPlan.js';
+import { makeHands } from './hands.js';
+import { factsOf } from './moveFacts.js';
 import { adjustBefore, afterMove, emptyStats, makeMove } from './patterns.js';
-import { type Rng, makeRng } from './prng.js';
+import { makeRng } from './prng.js';
 import { DEFAULT_RATES, type HandlingRates, TEMPOS, type Tempo } from './rates.js';
 
-export const FAULT_KINDS = ['illegalMove', 'touchMove', 'missedUpdate', 'takeback', 'gesture'] as const;
-/**
- * Breaches that need a game of their own, each counting as an illegal move or changing the
- * record: castling with the rook touched first (4.4.2), the opponent's king taken off the board and
- * the clock pressed (a king capture), and an illegal move pressed after the arbiter restored an
- * earlier position and the players set it up.
- */
-export const BREACH_KINDS = ['rookFirst', 'kingCapture', 'illegalAfterRestore'] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number] | (typeof BREACH_KINDS)[number];
+export { BREACH_KINDS, FAULT_KINDS, type FaultKind } from './faultPlan.js';
 
 /** Something the supervisor must publish for a fault. */
 export type FaultReport =
@@ -87,173 +87,6 @@ const CLEAN: Partial<HandlingRates> = { castlingRookFirst: 0 };
 
 /** How long the players leave a taken-back position before playing on (over the recogniser's confirmMs). */
 export const TAKEBACK_STANDS_MS = 4500;
-
-/** Plies kept clear between two faults, so that each one's reports stand alone. */
-const GAP = 4;
-
-const isPlain = (f: MoveFacts): boolean => f.kind === 'quiet' && !f.move.promotion;
-
-/** An empty square the piece on `from` cannot reach: where the illegal move puts it (never the centre, never a last rank). */
-const illegalTarget = (pos: Chess, from: Square, rng: Rng): Square | undefined => {
-  const dests = pos.dests(from);
-  const free: Square[] = [];
-  for (let sq = 8; sq < 56; sq++) {
-    if (sq === from || pos.board.has(sq) || dests.has(sq) || CENTRE.has(sq)) continue;
-    free.push(sq);
-  }
-  return rng.pick(free);
-};
-
-/** Another own piece with a legal move, to touch before the move (not a castling rook). */
-const otherMovable = (pos: Chess, f: MoveFacts, rng: Rng): Square | undefined => {
-  const mine = [...pos.board[f.color].without(f.from)].filter(sq => pos.dests(sq).nonEmpty());
-  return rng.pick(mine);
-};
-
-interface Planner {
-  readonly plies: Map<number, FaultKind>;
-}
-
-/** Chooses a ply for each kind, GAP apart, where the game allows it. */
-const plan = (game: Game, kinds: readonly FaultKind[], rng: Rng): Planner => {
-  const plies = new Map<number, FaultKind>();
-  const positions = game.positionsView();
-  const taken = (p: number, span: number): boolean => {
-    for (let q = p - GAP; q <= p + span + GAP; q++) if (plies.has(q)) return true;
-    return false;
-  };
-  const fits = (kind: FaultKind, i: number): boolean => {
-    const pos = positions[i];
-    const move = game.moves[i]?.move;
-    if (!pos || !move || !('from' in move)) return false;
-    const f = factsOf(pos, move);
-    switch (kind) {
-      case 'illegalMove':
-        return f.kind !== 'castling';
-      case 'touchMove':
-        return isPlain(f);
-      case 'missedUpdate':
-      case 'takeback': {
-        const next = game.moves[i + 1]?.move;
-        const after = positions[i + 1];
-        if (!(i + 2 < game.length && next !== undefined && after !== undefined && 'from' in next))
-          return false;
-        // A takeback of reversible moves looks like two more moves (Be3 Bg7, then Bc1 Bf8): the
-        // first move taken back is a pawn move, which no move undoes.
-        const irreversible = kind === 'missedUpdate' || f.piece.role === 'pawn';
-        return irreversible && isPlain(f) && isPlain(factsOf(after, next));
-      }
-      case 'rookFirst':
-        return f.kind === 'castling';
-      case 'kingCapture':
-        return isPlain(f) && pos.board.kingOf(pos.turn === 'white' ? 'black' : 'white') !== undefined;
-      case 'illegalAfterRestore': {
-        const next = game.moves[i + 1]?.move;
-        const after = positions[i + 1];
-        return (
-          i + 2 < game.length &&
-          f.kind !== 'castling' &&
-          next !== undefined &&
-          after !== undefined &&
-          'from' in next &&
-          factsOf(after, next).kind !== 'castling'
-        );
-      }
-      case 'gesture':
-        return false;
-    }
-  };
-  for (const kind of kinds) {
-    if (kind === 'gesture') continue;
-    const candidates: number[] = [];
-    for (let i = 2; i < game.length - 1; i++) if (fits(kind, i) && !taken(i, 2)) candidates.push(i);
-    const i = rng.pick(candidates);
-    if (i !== undefined) plies.set(i, kind);
-  }
-  return { plies };
-};
-
-/** The pieces to set right after an illegal placement: back to where the move started. */
-const illegalAttempt = (h: Hands, f: MoveFacts, target: Square): void => {
-  const piece = h.take(f.from, 0);
-  if (!piece) return;
-  h.put(target, piece, h.carry());
-  h.wait(h.options.settleMs + h.rng.int(100, 600));
-  h.press(f.color, h.rng.int(100, 600));
-  h.take(target, h.rng.int(400, 1500));
-  h.put(f.from, piece, h.carry());
-  h.wait(h.options.settleMs + h.rng.int(200, 900));
-};
-
-/** Castling with the rook moved first, the king following (a breach of 4.4.2). */
-const castleRookFirst = (h: Hands, f: MoveFacts): void => {
-  const rook = f.rook;
-  if (!rook) return;
-  h.take(rook.from, 0);
-  h.put(rook.to, { color: f.color, role: 'rook' }, h.carry());
-  h.take(f.from, h.brief());
-  h.put(f.to, f.piece, h.carry());
-};
-
-/** Sets the board back to `board` quickly (a takeback done in one quiet gesture). */
-const restoreBoard = (h: Hands, target: Chess): void => {
-  const now = h.board;
-  const changed: Square[] = [];
-  for (let sq = 0; sq < 64; sq++) {
-    const a = now.get(sq);
-    const b = target.board.get(sq);
-    if (a?.color !== b?.color || a?.role !== b?.role) changed.push(sq);
-  }
-  const empties = changed.filter(sq => !target.board.has(sq));
-  const fills = changed.filter(sq => target.board.has(sq));
-  for (const sq of empties) h.take(sq, h.scan());
-  for (const sq of fills) {
-    const p = target.board.get(sq);
-    if (p) h.put(sq, p, h.scan());
-  }
-};
-
-const GESTURE_SQUARES: Record<'1-0' | '0-1' | '1/2-1/2', readonly [Square, Square]> = {
-  '1-0': [28, 35], // e4, d5: light
-  '0-1': [27, 36], // d4, e5: dark
-  '1/2-1/2': [28, 36], // e4 light, e5 dark
-};
-
-/**
- * The ritual: pieces taken off the two squares, then the kings put there. A king already on one of
- * them keeps it; a king on another centre square goes first (or the board would show the wrong
- * result half way); then the one beside the centre.
- */
-const gesture = (h: Hands, pos: Chess, result: '1-0' | '0-1' | '1/2-1/2'): void => {
-  const free = [...GESTURE_SQUARES[result]];
-  const kings = (['white', 'black'] as const)
-    .map(c => ({ color: c, square: pos.board.kingOf(c) }))
-    .filter((k): k is { color: Color; square: Square } => k.square !== undefined);
-  const plan: { color: Color; from: Square; to: Square }[] = [];
-  for (const k of kings) {
-    const i = free.indexOf(k.square);
-    if (i >= 0) free.splice(i, 1);
-  }
-  const dist = (a: Square, b: Square): number =>
-    Math.max(Math.abs((a & 7) - (b & 7)), Math.abs((a >> 3) - (b >> 3)));
-  for (const k of kings) {
-    if (GESTURE_SQUARES[result].includes(k.square)) continue;
-    free.sort((a, b) => dist(a, k.square) - dist(b, k.square));
-    const to = free.shift();
-    if (to !== undefined) plan.push({ color: k.color, from: k.square, to });
-  }
-  const rank = (m: { from: Square }): number => (CENTRE.has(m.from) ? 0 : NEAR_CENTRE.has(m.from) ? 1 : 2);
-  plan.sort((a, b) => rank(a) - rank(b));
-  for (const m of plan) {
-    const p = h.board.get(m.to);
-    if (p && p.role !== 'king') h.take(m.to, h.pause());
-  }
-  for (const m of plan) {
-    const king: Piece = { color: m.color, role: 'king' };
-    h.take(m.from, h.pause());
-    h.put(m.to, king, h.carry());
-  }
-};
 
 /** Plays `game` with faults injected. */
 export const injectFaults = (game: Game, options: FaultOptions): FaultRun => {

@@ -10,7 +10,13 @@ import { describe, expect, it } from 'vitest';
 import { getProfile, citeTopic } from '../../../src/engine/editions.js';
 import type { GameEvent } from '../../../src/engine/events.js';
 import type { Game } from '../../../src/engine/game.js';
-import { BREACH_KINDS, type FaultReport, injectFaults } from '../../../src/engine/handling/faults.js';
+import {
+  BREACH_KINDS,
+  type FaultKind,
+  type FaultReport,
+  type FaultRun,
+  injectFaults,
+} from '../../../src/engine/handling/faults.js';
 import { deriveSeed } from '../../../src/engine/handling/prng.js';
 import { splitPgn } from '../../../src/engine/pgnLex.js';
 import { decodePgnBytes, readPgn } from '../../../src/engine/pgnRead.js';
@@ -102,6 +108,24 @@ const compare = (
 
 describe('injected faults are reported, and nothing else', () => {
   const games = sample();
+  // The same run is supervised under each edition: generated once per game, seed and kind.
+  const runs = new Map<string, FaultRun>();
+  const faultRun = (
+    g: { file: string; number: number; game: Game },
+    seed: number,
+    kind?: FaultKind,
+  ): FaultRun => {
+    const key = `${g.file}#${g.number}/${seed}/${kind ?? 'all'}`;
+    let run = runs.get(key);
+    if (run === undefined) {
+      run = injectFaults(g.game, {
+        seed: deriveSeed(seed, g.number),
+        ...(kind === undefined ? {} : { kinds: [kind] }),
+      });
+      runs.set(key, run);
+    }
+    return run;
+  };
 
   it('samples every file', () => {
     expect(new Set(games.map(g => g.file)).size).toBe(FILES.length);
@@ -113,7 +137,7 @@ describe('injected faults are reported, and nothing else', () => {
     const kinds = new Set<string>();
     for (const g of games) {
       for (const seed of SEEDS) {
-        const run = injectFaults(g.game, { seed: deriveSeed(seed, g.number) });
+        const run = faultRun(g, seed);
         const { state } = startSupervision(
           { game: 'f', edition, gameType: 'standard', supervision: 'full', timeControl: '5400+30' },
           { game: g.game.truncate(0).unwrap() },
@@ -148,7 +172,7 @@ describe('injected faults are reported, and nothing else', () => {
       let injected = 0;
       for (const g of games) {
         for (const seed of SEEDS) {
-          const run = injectFaults(g.game, { seed: deriveSeed(seed, g.number), kinds: [kind] });
+          const run = faultRun(g, seed, kind);
           const { state } = startSupervision(
             { game: 'f', edition, gameType: 'standard', supervision: 'full', timeControl: '5400+30' },
             { game: g.game.truncate(0).unwrap() },
