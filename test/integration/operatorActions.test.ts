@@ -166,7 +166,17 @@ describe('operator actions over MQTT and HTTP', () => {
     const bad = await request('upload_pairings', { format: 'trf', text: TRF.replace('2300', '23x0') });
     expect(bad.status).toBe('error');
     expect(bad.error).toMatch(/line 2, field 'rating \(columns 49-52\)'/);
+    // As data too, for a page to say it in its language.
+    expect(bad).toMatchObject({
+      code: 'pairings_invalid',
+      params: { count: 1, line: 2, field: 'rating (columns 49-52)', value: '23x0', problem: 'badField' },
+    });
     expect(daemon.games?.currentPairings()).toEqual([]);
+    // A round the tournament does not have, over HTTP; nothing changed either.
+    const beyond = await post(OLGA, 'round-control', { round: 3, action: 'start' });
+    expect(beyond.status).toBe(422);
+    expect(beyond.body).toMatchObject({ code: 'round_beyond', params: { round: 3, rounds: 2 } });
+    expect(daemon.games?.rounds().get(3)).toBeUndefined();
 
     // The good file, over HTTP.
     const uploaded = await post(OLGA, 'upload-pairings', { format: 'trf', text: TRF });
@@ -183,6 +193,12 @@ describe('operator actions over MQTT and HTTP', () => {
     expect(daemon.games?.get('r1-b1')?.board).toBe('b1');
 
     // The spare board takes table 2 and plays Charlie–Delta.
+    // A board with a game keeps its table: the refusal names the board and the game.
+    expect(await request('rebind_board', { board_id: 'b1', number: 2 })).toMatchObject({
+      status: 'error',
+      code: 'board_has_game',
+      params: { board: 'b1', game: 'r1-b1' },
+    });
     const rebound = await request('rebind_board', { board_id: 'spare', number: 2 });
     expect(rebound).toMatchObject({ status: 'ok', data: { board_id: 'spare', number: 2, previous: null } });
     // Paused, the round starts no game on the board just set up (a request's round trip later,

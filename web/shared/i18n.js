@@ -134,12 +134,16 @@ export const loadI18n = async () => {
         .join(' '),
     /**
      * Why a request was refused, in the language: `refusal.<code>` with its parameters when the
-     * answer carries a code the catalog knows, else the daemon's own (English) `error`.
+     * answer carries a code the catalog knows, else the daemon's own (English) `error`; a
+     * `problem` parameter is rendered as `refusal.problem.<problem>`.
      */
     refusalText: envelope => {
       const key = `refusal.${envelope?.code}`;
-      if (envelope?.code && (own[key] ?? fallback?.[key]) !== undefined) return t(key, envelope.params ?? {});
-      return envelope?.error;
+      if (!envelope?.code || (own[key] ?? fallback?.[key]) === undefined) return envelope?.error;
+      const params = { ...(envelope.params ?? {}) };
+      // What is wrong with a pairings line is itself a key (`refusal.problem.<kind>`).
+      if (typeof params.problem === 'string') params.problem = t(`refusal.problem.${params.problem}`, params);
+      return t(key, params);
     },
     /** The title of an article of the Laws (`7.5.1` → article 7's), in the language. */
     articleTitle: article => t(`article.title.${String(article).split('.')[0]}`),

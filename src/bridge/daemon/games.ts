@@ -33,6 +33,7 @@ import {
 import { type GameView, startView } from '../game/gameView.js';
 import { chess960StartShown } from './chess960Start.js';
 import { Inbox } from './inbox.js';
+import type { Refusal } from '../wire/refusals.js';
 import { gameFinishedLine, gameStartedLine } from '../i18n/logLines.js';
 
 /** What the registry needs of the journal (JournalStore implements it). */
@@ -114,8 +115,18 @@ export type RoundState = 'started' | 'paused' | 'finished';
 
 export type GameError = Error & {
   readonly kind: 'unknown-game' | 'not-open' | 'board' | 'exists' | 'journal';
+  /** The refusal as data (wire/refusals.ts), for the pages to render in their language. */
+  readonly refusal?: Refusal;
 };
-const gameError = (kind: GameError['kind'], message: string): GameError => dataError({ kind }, message);
+const gameError = (kind: GameError['kind'], message: string, refusal?: Refusal): GameError =>
+  dataError({ kind, ...(refusal === undefined ? {} : { refusal }) }, message);
+const noBoard = (board: string): GameError =>
+  gameError('board', `no board ${board} on this daemon`, { code: 'no_board', params: { board } });
+const boardPlays = (board: string, game: string, hint = ''): GameError =>
+  gameError('board', `board ${board} plays ${game}${hint}`, {
+    code: 'board_has_game',
+    params: { board, game },
+  });
 
 export class GameRegistry {
   private readonly slots = new Map<string, GameSlot>();
@@ -215,19 +226,24 @@ export class GameRegistry {
     board: string | undefined,
     settings: GameSettings,
   ): Promise<Result<GameSlot, GameError>> {
-    if (this.closing) return Result.err(gameError('not-open', 'the daemon is stopping'));
+    if (this.closing)
+      return Result.err(gameError('not-open', 'the daemon is stopping', { code: 'stopping', params: {} }));
     if (this.slots.has(id) || this.creating.has(id) || this.finished.has(id))
-      return Result.err(gameError('exists', `game ${id} already exists`));
+      return Result.err(
+        gameError('exists', `game ${id} already exists`, { code: 'game_exists', params: { game: id } }),
+      );
     if (board !== undefined) {
       const b = this.ctx.boards.get(board);
-      if (b === undefined) return Result.err(gameError('board', `no board ${board} on this daemon`));
-      if (b.status.game !== undefined)
-        return Result.err(gameError('board', `board ${board} plays ${b.status.game}`));
+      if (b === undefined) return Result.err(noBoard(board));
+      if (b.status.game !== undefined) return Result.err(boardPlays(board, b.status.game));
     }
     this.creating.add(id);
     try {
       const header = await this.ctx.journal.createGame({ game: id, board: board ?? '', settings });
-      if (header.isErr) return Result.err(gameError('journal', header.error.message));
+      if (header.isErr)
+        return Result.err(
+          gameError('journal', header.error.message, { code: 'journal_failed', params: { game: id } }),
+        );
       const { run } = startGameRun(this.ctx.engine, engineSettingsOf(id, settings), { clock: false });
       const view = startView(gameInfoOf(header.value, board, this.ctx.config), this.ctx.now());
       const slot: GameSlot = {
@@ -252,9 +268,9 @@ export class GameRegistry {
   /** Binds a game to a board: the board's setup and its current position are journaled first. */
   attach(slot: GameSlot, board: string): Result<GameSlot, GameError> {
     const b = this.ctx.boards.get(board);
-    if (b === undefined) return Result.err(gameError('board', `no board ${board} on this daemon`));
+    if (b === undefined) return Result.err(noBoard(board));
     if (b.status.game !== undefined && b.status.game !== slot.id)
-      return Result.err(gameError('board', `board ${board} plays ${b.status.game}`));
+      return Result.err(boardPlays(board, b.status.game));
     slot.board = board;
     slot.view = { ...slot.view, info: { ...slot.view.info, board } };
     this.bindBoard(board, slot.id);
@@ -332,11 +348,9 @@ export class GameRegistry {
    */
   rebind(board: string, number: number): Result<{ previous: string | undefined }, GameError> {
     const b = this.ctx.boards.get(board);
-    if (b === undefined) return Result.err(gameError('board', `no board ${board} on this daemon`));
+    if (b === undefined) return Result.err(noBoard(board));
     if (b.status.game !== undefined)
-      return Result.err(
-        gameError('board', `board ${board} plays ${b.status.game}: stop that game first (stop_game)`),
-      );
+      return Result.err(boardPlays(board, b.status.game, ': stop that game first (stop_game)'));
     return Result.ok({ previous: this.giveNumber(board, number) });
   }
 
@@ -385,15 +399,32 @@ export class GameRegistry {
     source: string,
   ): Promise<Result<Extract<StepOutcome, { ok: true }>, GameError>> {
     const slot = this.slots.get(id);
-    if (slot === undefined) return Promise.resolve(Result.err(gameError('unknown-game', `no game ${id}`)));
+    if (slot === undefined)
+      return Promise.resolve(
+        Result.err(gameError('unknown-game', `no game ${id}`, { code: 'no_game', params: { game: id } })),
+      );
     return new Promise(resolve => {
       const pushed = this.push(
         slot,
         { type: 'command', at: this.ctx.now(), action, params, source },
         outcome =>
-          resolve(outcome.ok ? Result.ok(outcome) : Result.err(gameError('journal', outcome.error.message))),
+          resolve(
+            outcome.ok
+              ? Result.ok(outcome)
+              : Result.err(
+                  gameError('journal', outcome.error.message, {
+                    code: 'journal_failed',
+                    params: { game: id },
+                  }),
+                ),
+          ),
       );
-      if (!pushed) resolve(Result.err(gameError('not-open', `game ${id} is over`)));
+      if (!pushed)
+        resolve(
+          Result.err(
+            gameError('not-open', `game ${id} is over`, { code: 'game_not_in_play', params: { game: id } }),
+          ),
+        );
     });
   }
 

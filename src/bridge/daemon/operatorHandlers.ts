@@ -19,7 +19,8 @@ import type { Config } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import type { JsonObject, JsonValue } from '../mqtt/topics.js';
 import type { RequestHandlers, RequestMeta } from '../mqtt/requestSchemas.js';
-import { filePairingProblems, inlinePairings, parsePairingsFile } from '../pairings/fromFile.js';
+import { filePairingMisfits, inlinePairings, misfitError, parsePairingsFile } from '../pairings/fromFile.js';
+import { refused } from '../wire/refusals.js';
 import type { GameRegistry, RoundState } from './games.js';
 
 export interface OperatorContext {
@@ -70,7 +71,9 @@ export const makeOperatorHandlers = (ctx: OperatorContext): Pick<RequestHandlers
     });
     if (written.isErr) {
       ctx.log.error(`${meta.action} done but not journaled: ${written.error.message}`);
-      return Result.err(new Error(`done, but not journaled: ${written.error.message}`));
+      return Result.err(
+        refused('operation_not_journaled', {}, `done, but not journaled: ${written.error.message}`),
+      );
     }
     ctx.log.info(`${meta.action} by ${ctx.sourceOf(meta)}: ${JSON.stringify(result)}`);
     return Result.ok(result);
@@ -81,8 +84,8 @@ export const makeOperatorHandlers = (ctx: OperatorContext): Pick<RequestHandlers
       const name = `uploaded.${req.format}`;
       const parsed = parsePairingsFile(name, req.text);
       if (parsed.isErr) return Result.err(parsed.error);
-      const problems = filePairingProblems(name, parsed.value, ctx.config);
-      if (problems.length > 0) return Result.err(new Error(problems.join('\n')));
+      const misfits = filePairingMisfits(name, parsed.value, ctx.config);
+      if (misfits.length > 0) return Result.err(misfitError(misfits));
       const rounds = [...new Set(parsed.value.map(p => p.round))].sort((a, b) => a - b);
       ctx.games.setPairings([...inlinePairings(ctx.config), ...parsed.value]);
       return done(
@@ -93,7 +96,7 @@ export const makeOperatorHandlers = (ctx: OperatorContext): Pick<RequestHandlers
     },
     rebind_board: async (req, meta) => {
       const r = ctx.games.rebind(req.board_id, req.number);
-      if (r.isErr) return Result.err(new Error(r.error.message));
+      if (r.isErr) return Result.err(r.error);
       return done(
         meta,
         { board_id: req.board_id, number: req.number },
@@ -104,7 +107,11 @@ export const makeOperatorHandlers = (ctx: OperatorContext): Pick<RequestHandlers
       const state = ROUND_STATES[req.action];
       if (req.round > ctx.config.tournament.rounds)
         return Result.err(
-          new Error(`round: ${req.round} is beyond tournament.rounds (${ctx.config.tournament.rounds})`),
+          refused(
+            'round_beyond',
+            { round: req.round, rounds: ctx.config.tournament.rounds },
+            `round: ${req.round} is beyond tournament.rounds (${ctx.config.tournament.rounds})`,
+          ),
         );
       ctx.games.setRound(req.round, state);
       const open = ctx.games

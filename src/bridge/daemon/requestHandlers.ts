@@ -45,7 +45,6 @@ export interface HandlerContext {
   readonly sourceOf?: (meta: RequestMeta) => string;
 }
 
-const fail = (message: string): Result<JsonObject, Error> => Result.err(new Error(message));
 const refuse = (code: RefusalCode, params: RefusalParams, message: string): Result<JsonObject, Error> =>
   Result.err(refused(code, params, message));
 
@@ -69,7 +68,7 @@ const gameCommand =
   async (req, meta) => {
     const { game_id: id } = req as RequestOf<A> & { game_id: string };
     const r = await ctx.games.command(id, action, paramsOf(req), sourceOf(ctx, meta));
-    if (r.isErr) return gameRefusal(id, r.error);
+    if (r.isErr) return Result.err(r.error); // the registry's errors carry their refusal
     return Result.ok({ game_id: id, seq: r.value.run.seq, events: r.value.events.length });
   };
 
@@ -87,18 +86,18 @@ const journalBoardRequest = async (
   const game = ctx.boards.get(boardId)?.status.game;
   if (game === undefined) return Result.ok(undefined);
   const r = await ctx.games.command(game, meta.action, paramsOf(req), sourceOf(ctx, meta));
-  return r.isErr ? Result.err(new Error(`${game}: ${r.error.message}`)) : Result.ok(undefined);
+  return r.isErr
+    ? Result.err(Object.assign(new Error(`${game}: ${r.error.message}`), { refusal: r.error.refusal }))
+    : Result.ok(undefined);
 };
 
-/** A refusal of the game registry, with its code when it has one (the supervisor's own stay text). */
-const gameRefusal = (game: string, e: Error & { readonly kind?: string }): Result<JsonObject, Error> =>
-  e.kind === 'unknown-game'
-    ? refuse('no_game', { game }, e.message)
-    : e.kind === 'not-open' && e.message !== 'the daemon is stopping'
-      ? refuse('game_not_in_play', { game }, e.message)
-      : e.kind === 'exists'
-        ? refuse('game_exists', { game }, e.message)
-        : fail(e.message);
+/** The request's game id is not one a journal file can be named by (the schema says so first). */
+const badGameId = (): Result<JsonObject, Error> =>
+  refuse('invalid_fields', { fields: 'game_id' }, 'game_id: letters, digits, - and _ only (at most 128)');
+
+/** A time control that does not parse, with the parser's English reason. */
+const badTimeControl = (text: string, e: Error): Result<JsonObject, Error> =>
+  refuse('bad_time_control', { time_control: text }, e.message);
 
 const player = (name: string | undefined) => ({ name: name ?? '?' });
 
@@ -110,15 +109,15 @@ const roundNumber = (round: string | undefined): number | undefined => {
 export const makeRequestHandlers = (ctx: HandlerContext): RequestHandlers => ({
   ...makeOperatorHandlers({ ...ctx, sourceOf: meta => sourceOf(ctx, meta) }),
   start_game: async req => {
-    if (!isGameId(req.game_id)) return fail('game_id: letters, digits, - and _ only (at most 128)');
+    if (!isGameId(req.game_id)) return badGameId();
     let timeControl = ctx.config.laws.timeControl;
     if (req.time_control !== undefined) {
       const tc = readableTimeControl(req.time_control);
-      if (tc.isErr) return fail(tc.error.message);
+      if (tc.isErr) return badTimeControl(req.time_control, tc.error);
       timeControl = tc.value;
     }
     if (req.fen !== undefined && Game.fromFen(req.fen).isErr)
-      return fail(`fen: not a legal position: ${req.fen}`);
+      return refuse('bad_fen', { fen: req.fen }, `fen: not a legal position: ${req.fen}`);
     const round = roundNumber(req.round);
     const settings = journalSettingsOf(ctx.config.laws, undefined, {
       timeControl,
@@ -130,7 +129,7 @@ export const makeRequestHandlers = (ctx: HandlerContext): RequestHandlers => ({
         : { pairing: { round, board: 0, white: player(req.white), black: player(req.black) } }),
     });
     const r = await ctx.games.create(req.game_id, req.board_id, settings);
-    if (r.isErr) return gameRefusal(req.game_id, r.error);
+    if (r.isErr) return Result.err(r.error);
     return Result.ok({ game_id: req.game_id, board_id: req.board_id ?? null });
   },
   stop_game: req => {
@@ -155,9 +154,9 @@ export const makeRequestHandlers = (ctx: HandlerContext): RequestHandlers => ({
           `game ${req.game_id} is already on board ${existing.board}`,
         );
       const r = ctx.games.attach(existing, req.board_id);
-      return r.isErr ? fail(r.error.message) : Result.ok({ game_id: req.game_id, board_id: req.board_id });
+      return r.isErr ? Result.err(r.error) : Result.ok({ game_id: req.game_id, board_id: req.board_id });
     }
-    if (!isGameId(req.game_id)) return fail('game_id: letters, digits, - and _ only (at most 128)');
+    if (!isGameId(req.game_id)) return badGameId();
     const round = roundNumber(req.round);
     const settings = journalSettingsOf(
       ctx.config.laws,
@@ -167,7 +166,7 @@ export const makeRequestHandlers = (ctx: HandlerContext): RequestHandlers => ({
         : { pairing: { round, board: 0, white: player(req.white), black: player(req.black) } },
     );
     const r = await ctx.games.create(req.game_id, req.board_id, settings);
-    return r.isErr ? fail(r.error.message) : Result.ok({ game_id: req.game_id, board_id: req.board_id });
+    return r.isErr ? Result.err(r.error) : Result.ok({ game_id: req.game_id, board_id: req.board_id });
   },
   set_time_control: async (req, meta) => {
     const slot = ctx.games.get(req.game_id);
@@ -179,14 +178,14 @@ export const makeRequestHandlers = (ctx: HandlerContext): RequestHandlers => ({
         `game ${req.game_id} is under way: its time control is fixed`,
       );
     const tc = readableTimeControl(req.time_control);
-    if (tc.isErr) return fail(tc.error.message);
+    if (tc.isErr) return badTimeControl(req.time_control, tc.error);
     const r = await ctx.games.command(
       req.game_id,
       'set_time_control',
       { time_control: tc.value },
       sourceOf(ctx, meta),
     );
-    return r.isErr ? fail(r.error.message) : Result.ok({ game_id: req.game_id, time_control: tc.value });
+    return r.isErr ? Result.err(r.error) : Result.ok({ game_id: req.game_id, time_control: tc.value });
   },
   set_edition: async (req, meta) => {
     const slot = ctx.games.get(req.game_id);
@@ -198,12 +197,24 @@ export const makeRequestHandlers = (ctx: HandlerContext): RequestHandlers => ({
         `game ${req.game_id} is under way: its Laws are fixed`,
       );
     const r = await ctx.games.command(req.game_id, 'set_edition', paramsOf(req), sourceOf(ctx, meta));
-    return r.isErr ? fail(r.error.message) : Result.ok({ game_id: req.game_id, edition: req.edition });
+    return r.isErr ? Result.err(r.error) : Result.ok({ game_id: req.game_id, edition: req.edition });
   },
   accept_claim: gameCommand(ctx, 'accept_claim'),
   reject_claim: gameCommand(ctx, 'reject_claim'),
   apply_penalty: gameCommand(ctx, 'apply_penalty'),
-  restore_position: gameCommand(ctx, 'restore_position'),
+  restore_position: (req, meta) => {
+    // The supervisor ignores a ply the game has not reached; the arbiter is told instead.
+    const plies = ctx.games.get(req.game_id)?.view.record.length;
+    if (plies !== undefined && req.ply > plies)
+      return Promise.resolve(
+        refuse(
+          'ply_beyond',
+          { game: req.game_id, ply: req.ply, plies },
+          `game ${req.game_id} has ${plies} plies: there is no ply ${req.ply} to restore`,
+        ),
+      );
+    return gameCommand<'restore_position'>(ctx, 'restore_position')(req, meta);
+  },
   adjust_clocks: gameCommand(ctx, 'adjust_clocks'),
   set_result: gameCommand(ctx, 'set_result'),
   claim: gameCommand(ctx, 'claim'),
@@ -212,7 +223,7 @@ export const makeRequestHandlers = (ctx: HandlerContext): RequestHandlers => ({
     if (ctx.boards.get(req.board_id) === undefined)
       return refuse('no_board', { board: req.board_id }, `no board ${req.board_id} on this daemon`);
     const journaled = await journalBoardRequest(ctx, req.board_id, req, meta);
-    if (journaled.isErr) return fail(journaled.error.message);
+    if (journaled.isErr) return Result.err(journaled.error);
     if (!ctx.boards.resync(req.board_id))
       return refuse('board_not_connected', { board: req.board_id }, `board ${req.board_id} is not connected`);
     return Result.ok({ board_id: req.board_id });
@@ -224,7 +235,7 @@ export const makeRequestHandlers = (ctx: HandlerContext): RequestHandlers => ({
     if (!board.config.clock)
       return refuse('no_clock', { board: req.board_id }, `board ${req.board_id} has no clock`);
     const journaled = await journalBoardRequest(ctx, req.board_id, req, meta);
-    if (journaled.isErr) return fail(journaled.error.message);
+    if (journaled.isErr) return Result.err(journaled.error);
     const sent = ctx.boards.clockCommand(req.board_id, {
       kind: 'ascii',
       text: req.text.slice(0, 8).padEnd(8),

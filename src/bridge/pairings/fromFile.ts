@@ -13,10 +13,15 @@ import { Result } from '@badrap/result';
 import type { Config, PairingConfig, PlayerConfig } from '../config/schema.js';
 import { parseCsvPairings } from './csv.js';
 import { parseTrf } from './trf.js';
+import { type RefusalCode, type RefusalParams, type RefusalProblem, refused } from '../wire/refusals.js';
 import { describePairingsProblem, type Pairing, type PairingsProblem, type Player } from './types.js';
 
 const TITLE = /^[A-Z]{1,4}$/;
 const FEDERATION = /^[A-Z]{3}$/;
+
+/** The error, carrying the refusal as data (its message stays the English one). */
+const refusing = (e: Error, code: RefusalCode, params: RefusalParams): Error =>
+  refused(code, params, e.message);
 
 /** Pairings that came from a pairings file (the rest of `config.pairings` is written in the config). */
 const FROM_FILE = new WeakSet<PairingConfig>();
@@ -63,35 +68,79 @@ export const parsePairingsFile = (path: string, text: string): Result<PairingCon
     pairingsFormatOf(path) === 'csv' ? parseCsvPairings(text) : parseTrf(text).map(t => t.pairings);
   if (parsed.isErr) {
     const e = parsed.error;
-    const lines =
-      'problems' in e ? (e.problems as readonly PairingsProblem[]).map(describePairingsProblem) : [e.message];
-    return Result.err(new Error(lines.map(l => `${path}: ${l}`).join('\n')));
+    const problems = 'problems' in e ? (e.problems as readonly PairingsProblem[]) : [];
+    const lines = problems.length > 0 ? problems.map(describePairingsProblem) : [e.message];
+    const first = problems[0];
+    const error = new Error(lines.map(l => `${path}: ${l}`).join('\n'));
+    // As data for the pages (wire/refusals.ts): how many problems, and the first one's place and kind.
+    return Result.err(
+      first === undefined
+        ? error
+        : refusing(error, 'pairings_invalid', {
+            count: problems.length,
+            line: first.line,
+            field: first.field,
+            value: 'value' in first ? first.value : '',
+            problem: first.kind satisfies RefusalProblem,
+          }),
+    );
   }
   return Result.ok(parsed.value.filter(p => p.result === undefined).map(pairingOf));
 };
+
+/** Why a file's pairing does not fit the config (the kinds are keys of the catalogs' `refusal.problem.*`). */
+export interface PairingMisfit {
+  readonly kind: 'round_beyond' | 'unknown_serial' | 'config_pairs_it';
+  readonly round: number;
+  readonly board: number;
+  /** What the file gives that does not fit (the serial number), when there is one. */
+  readonly value?: string;
+  /** The English line, naming the file, the pairing and what is wrong. */
+  readonly message: string;
+}
 
 /**
  * What does not fit between the file's pairings and the config: a round beyond
  * `tournament.rounds`, a serial no board reports, a round and board the config already pairs.
  */
-export const filePairingProblems = (
+export const filePairingMisfits = (
   path: string,
   file: readonly PairingConfig[],
   config: Config,
-): string[] => {
-  const out: string[] = [];
+): PairingMisfit[] => {
+  const out: PairingMisfit[] = [];
   const serials = new Set(config.boards.flatMap(b => (b.serial === undefined ? [] : [b.serial])));
   const inline = new Map(inlinePairings(config).map((p, i) => [`${p.round}/${p.board}`, i]));
   for (const p of file) {
     const where = `${path}: round ${p.round} board ${p.board}`;
+    const misfit = (kind: PairingMisfit['kind'], what: string, value?: string) =>
+      out.push({
+        kind,
+        round: p.round,
+        board: p.board,
+        ...(value === undefined ? {} : { value }),
+        message: `${where}: ${what}`,
+      });
     if (p.round > config.tournament.rounds)
-      out.push(`${where}: round ${p.round} is beyond tournament.rounds (${config.tournament.rounds})`);
+      misfit('round_beyond', `round ${p.round} is beyond tournament.rounds (${config.tournament.rounds})`);
     if (p.serial !== undefined && !serials.has(p.serial))
-      out.push(`${where}: no board has serial number "${p.serial}"`);
+      misfit('unknown_serial', `no board has serial number "${p.serial}"`, p.serial);
     const twin = inline.get(`${p.round}/${p.board}`);
-    if (twin !== undefined) out.push(`${where}: the config pairs it too (pairings[${twin}])`);
+    if (twin !== undefined) misfit('config_pairs_it', `the config pairs it too (pairings[${twin}])`);
   }
   return out;
+};
+
+/** The misfits as one error: every line in its message, the first one as data for the pages. */
+export const misfitError = (misfits: readonly PairingMisfit[]): Error => {
+  const first = misfits[0]!;
+  return refusing(new Error(misfits.map(m => m.message).join('\n')), 'pairings_unfit', {
+    count: misfits.length,
+    round: first.round,
+    board: first.board,
+    value: first.value ?? '',
+    problem: first.kind satisfies RefusalProblem,
+  });
 };
 
 /** Reads, parses and checks the pairings file against the config. */
@@ -110,7 +159,7 @@ export const readPairingsFile = async (
   }
   const parsed = parsePairingsFile(path, text);
   if (parsed.isErr) return parsed;
-  const problems = filePairingProblems(path, parsed.value, config);
-  if (problems.length > 0) return Result.err(new Error(problems.join('\n')));
+  const misfits = filePairingMisfits(path, parsed.value, config);
+  if (misfits.length > 0) return Result.err(misfitError(misfits));
   return parsed;
 };

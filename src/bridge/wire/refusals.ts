@@ -38,6 +38,17 @@ export const REFUSAL_PARAMS = {
   no_board: ['board'],
   board_not_connected: ['board'],
   no_clock: ['board'],
+  board_has_game: ['board', 'game'],
+  bad_time_control: ['time_control'],
+  bad_fen: ['fen'],
+  ply_beyond: ['game', 'ply', 'plies'],
+  journal_failed: ['game'],
+  stopping: [],
+  // The operator's (pairings and rounds); `problem` is one of REFUSAL_PROBLEMS.
+  pairings_invalid: ['count', 'line', 'field', 'value', 'problem'],
+  pairings_unfit: ['count', 'round', 'board', 'value', 'problem'],
+  round_beyond: ['round', 'rounds'],
+  operation_not_journaled: [],
   // The pages' own (nothing reached the daemon).
   login_first: [],
   not_sent: ['error'],
@@ -45,6 +56,27 @@ export const REFUSAL_PARAMS = {
 } as const satisfies Readonly<Record<string, readonly string[]>>;
 
 export type RefusalCode = keyof typeof REFUSAL_PARAMS;
+
+/**
+ * The values of a refusal's `problem` parameter: what is wrong with a pairings file's line
+ * (pairings/types.ts) or with how a file's pairing fits the config (pairings/fromFile.ts). The
+ * pages render each as `refusal.problem.<problem>` (which may name the refusal's `value`) inside
+ * the refusal's sentence.
+ */
+export const REFUSAL_PROBLEMS = [
+  'badField',
+  'missingField',
+  'unknownColumn',
+  'missingColumn',
+  'duplicate',
+  'unknownPlayer',
+  'inconsistent',
+  'empty',
+  'round_beyond',
+  'unknown_serial',
+  'config_pairs_it',
+] as const;
+export type RefusalProblem = (typeof REFUSAL_PROBLEMS)[number];
 export type RefusalParams = Readonly<Record<string, string | number>>;
 
 export interface Refusal {

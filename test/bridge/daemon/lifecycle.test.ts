@@ -148,6 +148,47 @@ describe('the daemon in-process', () => {
         transaction: 7,
         error: expect.stringMatching(/white_ms/) as unknown,
       });
+
+      // What the daemon cannot do is refused as data too: a code and its parameters for the
+      // pages to render in their language (wire/refusals.ts), beside the English error.
+      const ask = async (action: string, body: object, transaction: number) => {
+        const topic = `chessbridge/bridge/response/${action}`;
+        const answer = () =>
+          seen
+            .filter(m => m.topic === topic)
+            .map(m => JSON.parse(m.payload) as { transaction?: number })
+            .find(m => m.transaction === transaction);
+        await client.publishAsync(
+          `chessbridge/bridge/request/${action}`,
+          JSON.stringify({ ...body, transaction }),
+        );
+        await waitFor(() => answer() !== undefined, 5000, `the answer to ${action} ${transaction}`);
+        return answer();
+      };
+      expect(await ask('start_game', { game_id: 'bad id!' }, 20)).toMatchObject({
+        status: 'error',
+        code: 'invalid_fields',
+        params: { fields: 'game_id' },
+      });
+      expect(await ask('start_game', { game_id: 'x1', time_control: 'ninety' }, 21)).toMatchObject({
+        code: 'bad_time_control',
+        params: { time_control: 'ninety' },
+      });
+      expect(await ask('start_game', { game_id: 'x2', fen: '8/8/8/8 w - -' }, 22)).toMatchObject({
+        code: 'bad_fen',
+        params: { fen: '8/8/8/8 w - -' },
+      });
+      expect(await ask('start_game', { game_id: 'x3', board_id: 'b1' }, 23)).toMatchObject({
+        code: 'board_has_game',
+        params: { board: 'b1', game: 'r1-b1' },
+      });
+      expect(await ask('restore_position', { game_id: 'r1-b1', ply: 99 }, 24)).toMatchObject({
+        code: 'ply_beyond',
+        params: { game: 'r1-b1', ply: 99, plies: OPENING.length },
+        error: `game r1-b1 has ${OPENING.length} plies: there is no ply 99 to restore`,
+      });
+      expect(first.daemon.games?.get('r1-b1')?.run.seq).toBeGreaterThan(0);
+      expect(first.daemon.games?.get('x3')).toBeUndefined();
     } finally {
       sub.unsubscribe();
       sub = undefined;

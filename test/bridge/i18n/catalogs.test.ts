@@ -20,7 +20,7 @@ import { Sentence } from '../../../src/bridge/wire/textSchema.js';
 import { WIRE_ALERT_CODES, WIRE_END_REASONS } from '../../../src/bridge/wire/words.js';
 import { TextParamsSchema } from '../../../src/bridge/wire/textSchema.js';
 import { TEXT_PARAMS } from '../../../src/engine/texts.js';
-import { REFUSAL_PARAMS } from '../../../src/bridge/wire/refusals.js';
+import { REFUSAL_PARAMS, REFUSAL_PROBLEMS } from '../../../src/bridge/wire/refusals.js';
 
 /** The literal values of a `oneOf` field of a schema. */
 const valuesOf = (schema: TSchema, field: string): string[] =>
@@ -55,6 +55,8 @@ const contract = (): { key: string; fields: string[] }[] => [
     key: `refusal.${code}`,
     fields: [...params],
   })),
+  // What a refusal's `problem` names (a pairings line's fault, a pairing that does not fit).
+  ...REFUSAL_PROBLEMS.map(problem => ({ key: `refusal.problem.${problem}`, fields: ['value'] })),
 ];
 
 describe('message catalogs', () => {
