@@ -38,6 +38,22 @@ const TRF = [
   trfPlayerLine({ rank: 2, name: 'Bravo, Ben', rating: '2300', rounds: [['1', 'b', ' ']] }),
   '',
 ].join('\n');
+/** Logs the operator in on the boards page; her forms show. */
+const logIn = async (page: Page): Promise<void> => {
+  await page.locator('#op-user').fill(OLGA.user);
+  await page.locator('#op-password').fill(OLGA.password);
+  await page.locator('#op-login-button').click();
+  await page.locator('#op-forms').waitFor({ state: 'visible', ...WAIT });
+};
+/** Uploads the TRF with a rating that is no number; the page's refusal as it reads. */
+const uploadRefused = async (page: Page): Promise<string | null> => {
+  const upload = page.locator('form[data-action="upload_pairings"]');
+  await upload.locator('textarea').fill(TRF.replace('2300', '23x0'));
+  await upload.locator('button[type="submit"]').click();
+  const refused = page.locator('#op-responses li[data-action="upload_pairings"][data-status="error"]');
+  await refused.waitFor(WAIT);
+  return refused.textContent();
+};
 const FACE = { ms: 60_000, flagFallen: false, flagShown: false, timePerMove: false };
 
 describe.skipIf(!CHROMIUM_PATH)('boards page', () => {
@@ -198,19 +214,12 @@ describe.skipIf(!CHROMIUM_PATH)('boards page', () => {
     await page.goto(stack.pageUrl('console/boards.html'));
     await page.locator('#board-rows tr[data-board="dgt-3"]').waitFor(WAIT);
     expect(await page.locator('#op-forms').isHidden()).toBe(true);
-    await page.locator('#op-user').fill(OLGA.user);
-    await page.locator('#op-password').fill(OLGA.password);
-    await page.locator('#op-login-button').click();
-    await page.locator('#op-forms').waitFor({ state: 'visible', ...WAIT });
+    await logIn(page);
 
-    const upload = page.locator('form[data-action="upload_pairings"]');
-    await upload.locator('textarea').fill(TRF.replace('2300', '23x0'));
-    await upload.locator('button[type="submit"]').click();
-    const refused = page.locator('#op-responses li[data-action="upload_pairings"][data-status="error"]');
-    await refused.waitFor(WAIT);
-    expect(await refused.textContent()).toContain(
+    expect(await uploadRefused(page)).toContain(
       "1 problem, at line 2, field 'rating (columns 49-52)': '23x0' cannot be read there",
     );
+    const upload = page.locator('form[data-action="upload_pairings"]');
     await upload.locator('textarea').fill(TRF);
     await upload.locator('button[type="submit"]').click();
     await page.locator('#op-responses li[data-action="upload_pairings"][data-status="ok"]').waitFor(WAIT);
@@ -265,17 +274,9 @@ describe.skipIf(!CHROMIUM_PATH)('boards page', () => {
       'Tablero 2 (dgt-2): reloj parado demasiado tiempo (r1-b2)',
       'Tablero 3 (dgt-3): el tablero no coincide con su partida (r1-b3)',
     ]);
-    await page.locator('#op-user').fill(OLGA.user);
-    await page.locator('#op-password').fill(OLGA.password);
-    await page.locator('#op-login-button').click();
-    await page.locator('#op-forms').waitFor({ state: 'visible', ...WAIT });
+    await logIn(page);
     // A refused file, said in Spanish from the refusal's code and parameters.
-    const upload = page.locator('form[data-action="upload_pairings"]');
-    await upload.locator('textarea').fill(TRF.replace('2300', '23x0'));
-    await upload.locator('button[type="submit"]').click();
-    const refused = page.locator('#op-responses li[data-action="upload_pairings"][data-status="error"]');
-    await refused.waitFor(WAIT);
-    expect(await refused.textContent()).toContain(
+    expect(await uploadRefused(page)).toContain(
       'emparejamientos no cargados: 1 problema, en la línea 2, campo «rating (columns 49-52)»: «23x0» no se puede leer ahí',
     );
     const round = page.locator('form[data-action="round_control"]');

@@ -19,7 +19,7 @@ import type { Config } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import type { JsonObject, JsonValue } from '../mqtt/topics.js';
 import type { RequestHandlers, RequestMeta } from '../mqtt/requestSchemas.js';
-import { filePairingMisfits, inlinePairings, misfitError, parsePairingsFile } from '../pairings/fromFile.js';
+import { fitPairings, inlinePairings, parsePairingsFile } from '../pairings/fromFile.js';
 import { refused } from '../wire/refusals.js';
 import type { GameRegistry, RoundState } from './games.js';
 
@@ -84,8 +84,8 @@ export const makeOperatorHandlers = (ctx: OperatorContext): Pick<RequestHandlers
       const name = `uploaded.${req.format}`;
       const parsed = parsePairingsFile(name, req.text);
       if (parsed.isErr) return Result.err(parsed.error);
-      const misfits = filePairingMisfits(name, parsed.value, ctx.config);
-      if (misfits.length > 0) return Result.err(misfitError(misfits));
+      const fit = fitPairings(name, parsed.value, ctx.config);
+      if (fit.isErr) return Result.err(fit.error);
       const rounds = [...new Set(parsed.value.map(p => p.round))].sort((a, b) => a - b);
       ctx.games.setPairings([...inlinePairings(ctx.config), ...parsed.value]);
       return done(

@@ -13,15 +13,11 @@ import { Result } from '@badrap/result';
 import type { Config, PairingConfig, PlayerConfig } from '../config/schema.js';
 import { parseCsvPairings } from './csv.js';
 import { parseTrf } from './trf.js';
-import { type RefusalCode, type RefusalParams, type RefusalProblem, refused } from '../wire/refusals.js';
+import { type RefusalProblem, refused } from '../wire/refusals.js';
 import { describePairingsProblem, type Pairing, type PairingsProblem, type Player } from './types.js';
 
 const TITLE = /^[A-Z]{1,4}$/;
 const FEDERATION = /^[A-Z]{3}$/;
-
-/** The error, carrying the refusal as data (its message stays the English one). */
-const refusing = (e: Error, code: RefusalCode, params: RefusalParams): Error =>
-  refused(code, params, e.message);
 
 /** Pairings that came from a pairings file (the rest of `config.pairings` is written in the config). */
 const FROM_FILE = new WeakSet<PairingConfig>();
@@ -70,19 +66,23 @@ export const parsePairingsFile = (path: string, text: string): Result<PairingCon
     const e = parsed.error;
     const problems = 'problems' in e ? (e.problems as readonly PairingsProblem[]) : [];
     const lines = problems.length > 0 ? problems.map(describePairingsProblem) : [e.message];
+    const message = lines.map(l => `${path}: ${l}`).join('\n');
     const first = problems[0];
-    const error = new Error(lines.map(l => `${path}: ${l}`).join('\n'));
     // As data for the pages (wire/refusals.ts): how many problems, and the first one's place and kind.
     return Result.err(
       first === undefined
-        ? error
-        : refusing(error, 'pairings_invalid', {
-            count: problems.length,
-            line: first.line,
-            field: first.field,
-            value: 'value' in first ? first.value : '',
-            problem: first.kind satisfies RefusalProblem,
-          }),
+        ? new Error(message)
+        : refused(
+            'pairings_invalid',
+            {
+              count: problems.length,
+              line: first.line,
+              field: first.field,
+              value: 'value' in first ? first.value : '',
+              problem: first.kind satisfies RefusalProblem,
+            },
+            message,
+          ),
     );
   }
   return Result.ok(parsed.value.filter(p => p.result === undefined).map(pairingOf));
@@ -103,7 +103,7 @@ export interface PairingMisfit {
  * What does not fit between the file's pairings and the config: a round beyond
  * `tournament.rounds`, a serial no board reports, a round and board the config already pairs.
  */
-export const filePairingMisfits = (
+const filePairingMisfits = (
   path: string,
   file: readonly PairingConfig[],
   config: Config,
@@ -131,16 +131,31 @@ export const filePairingMisfits = (
   return out;
 };
 
-/** The misfits as one error: every line in its message, the first one as data for the pages. */
-export const misfitError = (misfits: readonly PairingMisfit[]): Error => {
-  const first = misfits[0]!;
-  return refusing(new Error(misfits.map(m => m.message).join('\n')), 'pairings_unfit', {
-    count: misfits.length,
-    round: first.round,
-    board: first.board,
-    value: first.value ?? '',
-    problem: first.kind satisfies RefusalProblem,
-  });
+/**
+ * The file's pairings if they fit the config; else one error with every misfit in its message and
+ * the first one as data for the pages.
+ */
+export const fitPairings = (
+  path: string,
+  file: PairingConfig[],
+  config: Config,
+): Result<PairingConfig[], Error> => {
+  const misfits = filePairingMisfits(path, file, config);
+  const first = misfits[0];
+  if (first === undefined) return Result.ok(file);
+  return Result.err(
+    refused(
+      'pairings_unfit',
+      {
+        count: misfits.length,
+        round: first.round,
+        board: first.board,
+        value: first.value ?? '',
+        problem: first.kind satisfies RefusalProblem,
+      },
+      misfits.map(m => m.message).join('\n'),
+    ),
+  );
 };
 
 /** Reads, parses and checks the pairings file against the config. */
@@ -158,8 +173,5 @@ export const readPairingsFile = async (
     );
   }
   const parsed = parsePairingsFile(path, text);
-  if (parsed.isErr) return parsed;
-  const misfits = filePairingMisfits(path, parsed.value, config);
-  if (misfits.length > 0) return Result.err(misfitError(misfits));
-  return parsed;
+  return parsed.isErr ? parsed : fitPairings(path, parsed.value, config);
 };
