@@ -35,7 +35,7 @@ describe('the packed tarball, installed', () => {
 
     const child = spawn(
       process.execPath,
-      ['bin/chessbridge.js', 'demo', '--once', '--boards', '2', '--speed', '20'],
+      ['bin/chessbridge.js', 'demo', '--once', '--boards', '1', '--speed', '20'],
       {
         cwd: pkg,
         stdio: ['ignore', 'pipe', 'pipe'],
