@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lastValueFrom, toArray } from 'rxjs';
+import type { Subscription } from 'rxjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { GameLibrary } from '../../src/bridge/simulate/games.js';
@@ -35,8 +35,10 @@ describe('a daemon on a simulated DGT bus line with clocks', () => {
   let sub: Subscriber | undefined;
   let venue: SimulatedVenue | undefined;
   let dir: string | undefined;
+  let playing: Subscription | undefined;
 
   afterAll(async () => {
+    playing?.unsubscribe();
     await venue?.stop();
     await killAllDaemons();
     await sub?.close();
@@ -74,10 +76,22 @@ describe('a daemon on a simulated DGT bus line with clocks', () => {
     const path = join(dir, 'venue.yaml');
     await writeFile(path, text);
     const daemon = startDaemon(path);
-    const records: SimRecord[] = await lastValueFrom(venue.play$().pipe(toArray()));
+    // The records as the boards play; the test goes on once every game is played and its end
+    // arrived, without the venue's pause after the last game (the venue is stopped in afterAll).
+    const records: SimRecord[] = [];
+    let failed: unknown;
+    playing = venue.play$().subscribe({ next: r => records.push(r), error: (e: unknown) => (failed = e) });
 
     const ids = ['r1-b1', 'r1-b2'];
     const arrivals = (): Map<string, WireEvent[]> => sub?.firstArrivals() ?? new Map<string, WireEvent[]>();
+    await waitFor(
+      () => {
+        if (failed !== undefined) throw failed instanceof Error ? failed : new Error(JSON.stringify(failed));
+        return ids.every(g => records.some(r => r.type === 'game' && r.game === g));
+      },
+      150_000,
+      () => `every game played (daemon: ${daemon.output().slice(-1500)})`,
+    );
     await waitFor(
       () => ids.every(g => (arrivals().get(g) ?? []).some(e => e.type === 'end')),
       20_000,
