@@ -12,7 +12,7 @@
  */
 import type { BoardEvent } from '../recognition/boardEvent.js';
 import type { PublishedMove } from '../recognition/outputs.js';
-import type { Square } from 'chessops';
+import type { Color, Square } from 'chessops';
 import { opposite } from 'chessops/util';
 import { DEFAULT_QUIET_MS } from '../events.js';
 import { advanceAnchor } from '../recognition/publish.js';
@@ -179,14 +179,25 @@ const lastOn = (tx: Tx, ply: number, square: Square): BoardEvent | undefined => 
   return undefined;
 };
 
+/** Whether a piece of `color` was set down on `square` since the event that made `ply`. */
+const placedSince = (tx: Tx, ply: number, square: Square, color: Color): boolean => {
+  const { rec } = tx.st;
+  for (let i = madeIndexOf(rec, ply) + 1; i < rec.evidence.length; i++) {
+    const e = rec.evidence[i];
+    if (e?.kind === 'square' && e.square === square && typeof e.piece !== 'string' && e.piece.color === color)
+      return true;
+  }
+  return false;
+};
+
 /**
  * Without a clock, a reply seen under way proves the last move finished: the board shows that
  * move's position except that one piece of the side to move, lifted since the move stood, stands
  * on a square it can go to, and one piece of the mover's, which it can capture, is off the board
  * (or is replaced by it). That is the opponent capturing the move's piece: the captured piece
- * taken off first, then the capturer landing (final at once) or resting on its line (once it has
- * stood twice the settle window: a captured piece carried off by the mover may register for a
- * moment on a square beside its own). The move is then judged and made final for recognition, so
+ * taken off first, then the capturer landing on it or resting on its line, once it has stood twice
+ * the settle window: a captured piece carried off by the mover registers for a moment on the
+ * squares it passes, and one passing the mover's lifted piece's square looks like a capture of it. The move is then judged and made final for recognition, so
  * a board the reply passes through (the capturer resting on a square the move crossed, a ghost of
  * the captured piece) no longer revises it. Under Art. 4.7 the mover could not change a move his
  * opponent is answering; a position of an earlier ply left standing is still read as a takeback
@@ -221,7 +232,10 @@ export const commitOnReply = (tx: Tx, now: number): void => {
   if (lifted?.kind !== 'square' || lifted.piece !== 'empty') return;
   if (!pos.dests(origin).has(to) || !pos.dests(origin).has(victim)) return;
   const placed = lastOn(tx, tip, to);
-  if (!placed || (victim !== to && now - placed.at < 2 * rec.options.settleMs)) return;
+  if (!placed || now - placed.at < 2 * rec.options.settleMs) return;
+  // A piece of the mover's set down where the capturer now stands: the move went on from where it
+  // rested to that square and was captured there (...Rg6 resting, then Rf5, Qxf5), not final.
+  if (victim !== to && placedSince(tx, tip, to, mover)) return;
   if (judgeUpTo(tx, tip, now) || tx.st.ended || tx.st.rec.game.length !== tip) return;
   patch(tx, { rec: advanceAnchor(tx.st.rec, tip, now, 'reply').state });
 };
