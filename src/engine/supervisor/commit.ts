@@ -197,9 +197,10 @@ const placedSince = (tx: Tx, ply: number, square: Square, color: Color): boolean
  * (or is replaced by it). That is the opponent capturing the move's piece: the captured piece
  * taken off first, then the capturer landing on it or resting on its line, once it has stood twice
  * the settle window: a captured piece carried off by the mover registers for a moment on the
- * squares it passes, and one passing the mover's lifted piece's square looks like a capture of it. The move is then judged and made final for recognition, so
- * a board the reply passes through (the capturer resting on a square the move crossed, a ghost of
- * the captured piece) no longer revises it. Under Art. 4.7 the mover could not change a move his
+ * squares it passes, and one passing the mover's lifted piece's square looks like a capture of it.
+ * The move is then judged and made final for recognition, so a board the reply passes through
+ * (the capturer resting on a square the move crossed, a ghost of the captured piece) no longer
+ * revises it. Under Art. 4.7 the mover could not change a move his
  * opponent is answering; a position of an earlier ply left standing is still read as a takeback
  * (evaluate.ts). With a clock the presses decide; boards that report occupancy only cannot show
  * whose piece stands where, and are left to the quiet time.
