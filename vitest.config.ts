@@ -39,6 +39,8 @@ class SlowFirst extends BaseSequencer {
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // src/ transpiled once for the daemons tests start as child processes (test/support/childBuild.ts).
+    globalSetup: ['test/support/globalBuild.ts'],
     // Corpus and perft suites replay tens of thousands of positions; give them room on a 2-core machine.
     testTimeout: 120_000,
     hookTimeout: 60_000,

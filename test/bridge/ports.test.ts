@@ -31,6 +31,7 @@ import { createMemoryLink } from '../../src/drivers/transport/memory.js';
 import { SerialTransport } from '../../src/drivers/transport/serial.js';
 import { SerialBoardOnPty } from '../../src/emulators/serialBoardHost.js';
 import { adoptPtyPair, closeAllPtyPairs, makeLinkDir, openPtyPair, waitFor } from '../support/pty.js';
+import { childMainArgs } from '../support/childBuild.js';
 import { PROJECT_ROOT } from '../support/shared.js';
 
 const NO_HID: HidListing = {
@@ -247,9 +248,7 @@ const runChessbridge = (
   args: readonly string[],
 ): Promise<{ code: number | null; out: string; err: string }> =>
   new Promise((resolve, reject) => {
-    const code =
-      "const m = await import('./src/main.ts'); process.exitCode = await m.main(process.argv.slice(1));";
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code, ...args], {
+    const child = spawn(process.execPath, [...childMainArgs, ...args], {
       cwd: PROJECT_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

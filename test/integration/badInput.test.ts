@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMosquitto, type Mosquitto } from '../support/mosquitto.js';
+import { childMainArgs } from '../support/childBuild.js';
 import { closeAllPtyPairs } from '../support/pty.js';
 import { PROJECT_ROOT } from '../support/shared.js';
 import {
@@ -32,9 +33,7 @@ const BASE = 'accept4';
 /** `chessbridge <args>` from the sources; its exit code and output. */
 const cli = (args: readonly string[]): Promise<{ code: number | null; out: string; err: string }> =>
   new Promise(resolve => {
-    const code =
-      "const m = await import('./src/main.ts'); process.exitCode = await m.main(process.argv.slice(1));";
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code, ...args], {
+    const child = spawn(process.execPath, [...childMainArgs, ...args], {
       cwd: PROJECT_ROOT,
     });
     let out = '';

@@ -10,30 +10,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect, type IClientOptions } from 'mqtt';
 import { describe, expect, it } from 'vitest';
+import { childMainArgs } from '../support/childBuild.js';
 import { PROJECT_ROOT } from '../support/shared.js';
 import { waitFor } from './support.js';
 
 describe('chessbridge demo --once', () => {
   it('plays every board to the end, serves the display meanwhile, and exits 0', async () => {
-    const code =
-      "const m = await import('./src/main.ts'); process.exitCode = await m.main(process.argv.slice(1));";
     const child = spawn(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        '--input-type=module',
-        '-e',
-        code,
-        'demo',
-        '--boards',
-        '2',
-        '--speed',
-        '10',
-        '--once',
-        '--delay',
-        '2',
-      ],
+      [...childMainArgs, 'demo', '--boards', '2', '--speed', '10', '--once', '--delay', '2'],
       { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';

@@ -12,6 +12,7 @@ import { appendFile, readFile, truncate, writeFile } from 'node:fs/promises';
 import { Chess } from 'chessops';
 import { parseSan } from 'chessops/san';
 import { letterOf, type ScriptStep } from '../../src/drivers/dgt/emulatorScript.js';
+import { childMainArgs } from '../support/childBuild.js';
 import { PROJECT_ROOT } from '../support/shared.js';
 import { exited } from './support.js';
 
@@ -96,13 +97,10 @@ export const backToStart = (sans: readonly string[], at: number): ScriptStep[] =
 
 /** `chessbridge replay FILE` from the sources; its exit code, stdout and stderr. */
 export const replay = async (file: string): Promise<{ code: number | null; out: string; err: string }> => {
-  const code =
-    "const m = await import('./src/main.ts'); process.exitCode = await m.main(process.argv.slice(1));";
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--input-type=module', '-e', code, 'replay', file],
-    { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, [...childMainArgs, 'replay', file], {
+    cwd: PROJECT_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));

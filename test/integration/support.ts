@@ -21,6 +21,7 @@ import { DgtBoardEmulator } from '../../src/drivers/dgt/emulator.js';
 import type { ScriptStep } from '../../src/drivers/dgt/emulatorScript.js';
 import { EmulatedBoardOnPty } from '../../src/emulators/emulatorHost.js';
 import { PROJECT_ROOT } from '../support/shared.js';
+import { childMainArgs } from '../support/childBuild.js';
 import { adoptPtyPair, makeLinkDir } from '../support/pty.js';
 import type { WireName } from '../../src/bridge/wire/schema.js';
 import { assertWire } from '../support/wire.js';
@@ -169,13 +170,10 @@ const alive = new Set<ChildProcess>();
 
 /** `chessbridge simulate …` from the sources, in a child process; its stdout and stderr together. */
 export const startSimulator = (args: readonly string[]): { child: ChildProcess; output: () => string } => {
-  const code =
-    "const m = await import('./src/main.ts'); process.exitCode = await m.main(process.argv.slice(1));";
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--input-type=module', '-e', code, 'simulate', ...args],
-    { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, [...childMainArgs, 'simulate', ...args], {
+    cwd: PROJECT_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));
@@ -184,16 +182,10 @@ export const startSimulator = (args: readonly string[]): { child: ChildProcess; 
 
 /** `chessbridge run -c FILE` from the sources, in a child process. */
 export const startDaemon = (configPath: string): DaemonProcess => {
-  const code =
-    "const m = await import('./src/main.ts'); process.exitCode = await m.main(process.argv.slice(1));";
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--input-type=module', '-e', code, 'run', '-c', configPath],
-    {
-      cwd: PROJECT_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [...childMainArgs, 'run', '-c', configPath], {
+    cwd: PROJECT_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   alive.add(child);
   child.once('exit', () => alive.delete(child));
   let out = '';

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../../src/bridge/security/passwords.js';
+import { childMainArgs } from '../../support/childBuild.js';
 import { PROJECT_ROOT } from '../../support/shared.js';
 
 const cli = (
@@ -16,9 +17,7 @@ const cli = (
   env: Record<string, string> = {},
 ): Promise<{ code: number | null; out: string; err: string }> =>
   new Promise(resolve => {
-    const code =
-      "const m = await import('./src/main.ts'); process.exitCode = await m.main(process.argv.slice(1));";
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code, ...args], {
+    const child = spawn(process.execPath, [...childMainArgs, ...args], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, ...env },
     });
