@@ -7,7 +7,7 @@
  *   tx.events.map(e => e.type);   // e.g. ['move', 'clock']
  */
 import type { BoardEvent } from '../recognition/boardEvent.js';
-import type { RecognitionOutput } from '../recognition/outputs.js';
+import type { PublishedMove, RecognitionOutput } from '../recognition/outputs.js';
 import { step } from '../recognition/step.js';
 import { citeTopic } from '../editions.js';
 import type { Color } from '../types.js';
@@ -99,6 +99,19 @@ const afterPress = (tx: Tx, side: Color, at: number, outputs: readonly Recogniti
   else onPressWithoutMove(tx, side, at);
 };
 
+/**
+ * The plies a step's outputs leave published, in order: its moves, with each correction's moves
+ * in place of the plies from its first on.
+ */
+const pliesRead = (outputs: readonly RecognitionOutput[]): PublishedMove[] => {
+  let plies: PublishedMove[] = [];
+  for (const o of outputs) {
+    if (o.type === 'move') plies.push(o);
+    else if (o.type === 'correction') plies = [...plies.filter(p => p.ply < o.fromPly), ...o.moves];
+  }
+  return plies;
+};
+
 /** One board event: recognition, then its outputs in order, flags checked at each output's time. */
 export const boardStep = (tx: Tx, e: BoardEvent): void => {
   if (tx.st.ended) {
@@ -123,13 +136,15 @@ export const boardStep = (tx: Tx, e: BoardEvent): void => {
       break;
     }
   }
-  // Several plies found at once on a re-read board: the record is inferred (see state.ts), a
-  // finding for the arbiter to check (not an alert: the board shows the position they reach).
-  const moved = r.outputs.flatMap(o => (o.type === 'move' ? [o] : []));
+  // Several plies found at once on a re-read board, or a ply seen made before the gap replaced by
+  // the reading of the board: the record is inferred (see state.ts), a finding for the arbiter to
+  // check (not an alert: the board shows the position they reach).
+  const moved = pliesRead(r.outputs);
   const first = moved[0];
+  const revised = r.outputs.some(o => o.type === 'correction' && o.moves.length > 0);
   const reread =
     e.kind === 'snapshot' || (before.catchUp && before.evidence.some(x => x.kind === 'snapshot'));
-  if (reread && first && moved.length >= 2) {
+  if (reread && first && (moved.length >= 2 || revised)) {
     patch(tx, { inferred: 'unconfirmed' });
     emit(tx, first.publishedAt, {
       type: 'finding',
