@@ -500,7 +500,10 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
     const back = takeback(st, confirmAt, trigger);
     if (back) return back;
   }
-  if (isGestureUnderway(st.sensed, tipPos.board)) {
+  // A king on a centre square is the first half of a result gesture: the other king is awaited.
+  // Not on a re-read board that has stood beyond reach: the game got there while nobody watched (a
+  // king walked to e4 in an endgame), the arbiter's like any other such board, not a gesture.
+  if (isGestureUnderway(st.sensed, tipPos.board) && !(reread && confirmed)) {
     const missing = diffSquares(tipPos.board, st.sensed);
     return afterPress(
       { state: { ...st, dirty: false, status: { kind: 'inProgress', missing } }, outputs: NO_OUTPUTS },

@@ -22,6 +22,12 @@
  * it as another seven from before Rc1 (Ra1 Bxa4 Bxa4 Rxa1 Bd7 Kxd7 Rf1), published as a
  * correction, and nobody was asked to check it: the arbiter's finding was raised for plies
  * published as moves only. A correction read off a re-read board is inferred too.
+ *
+ * A game that ended while nobody watched with a king on a centre square
+ * (fide-womens-world-rapid-2024.pgn, game 6, seed 1, 60 s): the board came back at the final
+ * position, White's king on e4, 31 plies past the record. Read as the first half of a result
+ * gesture, it waited for the other king for ever: the record stopped at ply 64 and the arbiter was
+ * never told. A re-read board that has stood beyond reach is the arbiter's, king on e4 or not.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -114,6 +120,21 @@ describe('a ply seen made before the gap, replaced by the reading of the re-read
     const codes = events.flatMap(e => (e.type === 'alert' ? [e.code] : []));
     expect(codes).not.toContain('illegal-move');
     expect(codes).not.toContain('press-without-move');
+    expect(events.filter(e => e.type === 'end')).toEqual([]);
+  });
+});
+
+describe('a game ended meanwhile with a king on a centre square', () => {
+  it('is one board mismatch for the arbiter once the re-read board has stood, not a gesture awaited', () => {
+    const { events, sans } = runWithDowntime('data/pgn/fide-womens-world-rapid-2024.pgn', 6, 60_000);
+    const record = publishedSans(events);
+    expect(record).toEqual(sans.slice(0, record.length));
+    expect(record.length).toBeLessThan(sans.length);
+    const mismatches = events.filter(e => e.type === 'alert' && e.code === 'board-mismatch');
+    expect(mismatches).toHaveLength(1);
+    expect(mismatches[0]).toMatchObject({ text: [{ key: 'board.differs_unreachable' }] });
+    const codes = events.flatMap(e => (e.type === 'alert' ? [e.code] : []));
+    expect(codes).not.toContain('illegal-move');
     expect(events.filter(e => e.type === 'end')).toEqual([]);
   });
 });
