@@ -183,6 +183,12 @@ export const superviseStep = (state: SupervisorState, input: SupervisorInput): S
         // Without the board's log over the gap, a press has to prove the record again.
         const logged = recovered !== undefined && recovered.until >= gap.from;
         patch(tx, { gap: { ...gap, boardAt: at }, unproven: !logged });
+        // A board that was changing when the link went (a rook set down on d1, the queen it took
+        // put down on d2 for a moment) was never seen to stand: its quiet spell starts now, on the
+        // board as it is seen again, not as it was left (that would be a mismatch for nothing).
+        const { rec } = tx.st;
+        if (!logged && rec.dirty && rec.lastChangeAt <= gap.from)
+          patch(tx, { rec: { ...rec, lastChangeAt: at } });
       }
       sensorStep(tx, input, at);
       break;

@@ -28,6 +28,13 @@
  * position, White's king on e4, 31 plies past the record. Read as the first half of a result
  * gesture, it waited for the other king for ever: the record stopped at ply 64 and the arbiter was
  * never told. A re-read board that has stood beyond reach is the arbiter's, king on e4 or not.
+ *
+ * A board changing when the link went (twic1256.pgn, game 16, seed 1, 15 s): 16. Rxd1 was being
+ * made, the rook set down on d1 and the queen it took put down on d2 for a moment, when the input
+ * was cut. When the board came back, that board, left 49 ms after its last change, was judged as
+ * if it had stood: a board mismatch (unreachable, a black queen on d2) dated before the gap, then
+ * the re-read board's own mismatch with its three orders. Two mismatches open, the first for
+ * nothing. The quiet spell of a board nobody saw stand starts when it is seen again.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -136,5 +143,21 @@ describe('a game ended meanwhile with a king on a centre square', () => {
     const codes = events.flatMap(e => (e.type === 'alert' ? [e.code] : []));
     expect(codes).not.toContain('illegal-move');
     expect(events.filter(e => e.type === 'end')).toEqual([]);
+  });
+});
+
+describe('a board changing when the link went', () => {
+  it('is not judged as it was left: one board mismatch, with the orders, once the board is seen again', () => {
+    const { events, sans } = runWithDowntime('data/pgn/twic1256.pgn', 16, 15_000);
+    const lost = events.find(e => e.type === 'alert' && e.code === 'board-missing');
+    const mismatches = events.filter(e => e.type === 'alert' && e.code === 'board-mismatch');
+    expect(mismatches).toHaveLength(1);
+    expect(mismatches[0]!.at).toBeGreaterThan(lost?.at ?? Infinity);
+    expect(mismatches[0]?.type === 'alert' && mismatches[0].evidence?.orders).toContainEqual(
+      sans.slice(30, 34),
+    );
+    const record = publishedSans(events);
+    expect(record).toEqual(sans.slice(0, 30));
+    expect(events.flatMap(e => (e.type === 'alert' ? [e.code] : []))).not.toContain('illegal-move');
   });
 });
