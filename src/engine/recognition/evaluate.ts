@@ -422,7 +422,11 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
   );
   const tipChoice = chooseGroup(groups);
   const reopened = isReopened(st);
-  if (!tipChoice?.consistent || reopened) {
+  // After a re-read, a ply seen made is not read away because the search from the tip ran out of
+  // nodes before the board's own history was found (a rook seen on c1 read as gone from d1 to a1):
+  // with nothing exact from the tip, such a board is the arbiter's (a mismatch below).
+  const tipCut = reread && fromTip.cut && fromTip.exact.length === 0;
+  if ((!tipChoice?.consistent || reopened) && !tipCut) {
     // Maybe a revisable move was revised (d3 became d4, Rf1 became O-O).
     for (let root = tip - 1; root >= st.anchor; root--) {
       const found = explain(positionAt(st, root), st.sensed, st.touched, from(root));

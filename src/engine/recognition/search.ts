@@ -85,6 +85,8 @@ export interface SearchResult {
   /** Half-made explanations, chosen the same way. */
   readonly partial: readonly Explanation[];
   readonly partialConsistent: boolean;
+  /** The node budget ran out before every path to `maxDepth` was tried: a longer one may exist. */
+  readonly cut: boolean;
 }
 
 interface Node {
@@ -348,6 +350,7 @@ export const explain = (
         exactConsistent: true,
         partial: pressedOk.length > 0 ? pressedOk : partialOk.length > 0 ? partialOk : partialFirst,
         partialConsistent: pressedOk.length > 0 || partialOk.length > 0,
+        cut: false,
       };
     }
     level = next;
@@ -357,5 +360,6 @@ export const explain = (
     exactConsistent: false,
     partial: pressedOk.length > 0 ? pressedOk : partialOk.length > 0 ? partialOk : partialFirst,
     partialConsistent: pressedOk.length > 0 || partialOk.length > 0,
+    cut: budget <= 0,
   };
 };

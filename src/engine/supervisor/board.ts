@@ -136,15 +136,15 @@ export const boardStep = (tx: Tx, e: BoardEvent): void => {
       break;
     }
   }
-  // Several plies found at once on a re-read board, or a ply seen made before the gap replaced by
-  // the reading of the board: the record is inferred (see state.ts), a finding for the arbiter to
-  // check (not an alert: the board shows the position they reach).
+  // Several plies found at once on a re-read board, published as moves or as a correction (a ply
+  // seen made before the gap read again with the plies after it): the record is inferred (see
+  // state.ts), a finding for the arbiter to check (not an alert: the board shows the position
+  // they reach).
   const moved = pliesRead(r.outputs);
   const first = moved[0];
-  const revised = r.outputs.some(o => o.type === 'correction' && o.moves.length > 0);
   const reread =
     e.kind === 'snapshot' || (before.catchUp && before.evidence.some(x => x.kind === 'snapshot'));
-  if (reread && first && (moved.length >= 2 || revised)) {
+  if (reread && first && moved.length >= 2) {
     patch(tx, { inferred: 'unconfirmed' });
     emit(tx, first.publishedAt, {
       type: 'finding',

@@ -155,9 +155,9 @@ export interface SupervisorState {
   readonly resync: boolean;
   /**
    * Plies of the record were inferred from a re-read board (two or more found at once, in an order
-   * the board cannot prove, or a ply seen made before the gap replaced by the reading): until a
-   * move is seen made on top of them (or the arbiter acts), a board that departs from the record
-   * is a board mismatch, never an illegal move or a penalty.
+   * the board cannot prove, also as a correction): until a move is seen made on top of them (or
+   * the arbiter acts), a board that departs from the record is a board mismatch, never an illegal
+   * move or a penalty.
    * `contradicted`: a press found the board departing from them; live moves no longer confirm
    * them, only the arbiter does (the record may be in another order than the game's).
    */

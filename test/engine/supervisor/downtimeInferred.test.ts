@@ -16,12 +16,15 @@
  * offered the arbiter "Rd2 Ba4 Rd1 Rb8 Rd2" (a rook back and forth) after …Bb5; with a longer gap
  * (nothing within reach) …Bb5 stayed in the record. Nobody pressed for it: it is withdrawn.
  *
- * A ply seen made before the gap, replaced by the catch-up's reading (twic0920.pgn, game 11, seed
- * 1, 15 s, a game without a clock): 32. Rc1 was seen made 3.5 s before the cut, not yet final.
- * Seven plies later (…Bxa4 Bxa4 Rxa4 Rff1 Kd7 Ra1 Rxa1) the board came back; the catch-up read
- * it as another seven from before Rc1 (Ra1 Bxa4 Bxa4 Rxa1 Bd7 Kxd7 Rf1), published as a
- * correction, and nobody was asked to check it: the arbiter's finding was raised for plies
- * published as moves only. A correction read off a re-read board is inferred too.
+ * A ply seen made before the gap, read away by the catch-up (twic0920.pgn, game 11, seed 1, 15 s,
+ * a game without a clock): 32. Rc1 was seen made 3.5 s before the cut, not yet final. Seven plies
+ * later (…Bxa4 Bxa4 Rxa4 Rff1 Kd7 Ra1 Rxa1) the board came back. The search from Rc1 ran out of
+ * nodes before it found them; the one from before Rc1 found another seven (Ra1 Bxa4 Bxa4 Rxa1
+ * Bd7 Kxd7 Rf1), published as a correction, and nobody was asked to check it: the arbiter's
+ * finding was raised for plies published as moves only. Now a search from the tip cut short with
+ * nothing found does not let an earlier root read the seen ply away (the board is the arbiter's),
+ * and plies read off a re-read board as a correction are inferred like those published as moves
+ * (test/engine/supervisor/downtimeUnproven.test.ts).
  *
  * A game that ended while nobody watched with a king on a centre square
  * (fide-womens-world-rapid-2024.pgn, game 6, seed 1, 60 s): the board came back at the final
@@ -112,18 +115,19 @@ describe('a ply read from a piece resting on its way when the link went down', (
   });
 });
 
-describe('a ply seen made before the gap, replaced by the reading of the re-read board', () => {
-  it('is a finding for the arbiter naming the plies read, as several plies read at once are', () => {
+describe('a ply seen made before the gap when the search from it runs out of nodes', () => {
+  it('is not read away by a path from before it: the board is the arbiter’s, one mismatch', () => {
     const { events, sans } = runWithDowntime('data/pgn/twic0920.pgn', 11, 15_000);
     expect(events.some(e => e.type === 'move' && e.ply === 63 && e.san === sans[62])).toBe(true);
-    const correction = events.find(e => e.type === 'correction' && e.fromPly === 63);
-    expect(correction?.type === 'correction' && correction.moves.length).toBeGreaterThan(0);
-    const finding = events.find(e => e.type === 'finding' && e.code === 'arbiter-decision-needed');
-    expect(finding).toMatchObject({ ply: 63, grade: 'possible', breach: false });
-    expect(finding?.type === 'finding' && finding.text.map(t => t.key)).toEqual(['board.inferred']);
-    // Raised with the correction, not later.
-    expect(finding?.seq).toBeGreaterThan(correction?.seq ?? Infinity);
-    expect(finding?.at).toBe(correction?.at);
+    // No other line in place of Rc1 after the gap (a correction may only withdraw the plies nobody
+    // pressed for).
+    const lostAt = events.find(e => e.type === 'alert' && e.code === 'board-missing')?.at ?? 0;
+    const after = events.filter(e => e.type === 'correction' && e.at >= lostAt);
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.filter(e => e.type === 'correction' && e.moves.length > 0)).toEqual([]);
+    const record = publishedSans(events);
+    expect(record).toEqual(sans.slice(0, record.length));
+    expect(events.filter(e => e.type === 'alert' && e.code === 'board-mismatch')).toHaveLength(1);
     const codes = events.flatMap(e => (e.type === 'alert' ? [e.code] : []));
     expect(codes).not.toContain('illegal-move');
     expect(codes).not.toContain('press-without-move');

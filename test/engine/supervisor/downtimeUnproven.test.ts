@@ -122,3 +122,29 @@ describe('a game that ended while the link was down, a piece already off when th
     expect(events.filter(e => e.type === 'end')).toEqual([]);
   });
 });
+
+describe('a ply seen made before the gap, read again with the plies after it', () => {
+  // 2. Bc4 published while the bishop rested on c4 on its way to a6 when the link went down;
+  // meanwhile 2. Bxa6 Nxa6. From Bc4 nothing reaches the board; from before it, Bxa6 Nxa6 does.
+  const inputs: SupervisorInput[] = [
+    ...parseShorthand('1000 f1 -; 1300 c4 B'),
+    { kind: 'link', at: 2000, state: 'lost' },
+    { kind: 'link', at: 20_000, state: 'back' },
+    ...parseShorthand(
+      `20000 snapshot ${boardAfter('e4 a6 Bxa6 Nxa6')}; 26000 tick; 27000 d2 -; 27300 d3 P; 33000 tick`,
+    ),
+  ];
+
+  it('is a correction with a finding for the arbiter, as several plies read at once are', () => {
+    const { state, events } = run('e4 a6', inputs);
+    const correction = events.find(e => e.type === 'correction');
+    expect(correction).toMatchObject({ fromPly: 3, moves: [{ san: 'Bxa6' }, { san: 'Nxa6' }] });
+    const finding = events.find(e => e.type === 'finding' && e.code === 'arbiter-decision-needed');
+    expect(finding).toMatchObject({ ply: 3, grade: 'possible', breach: false, at: correction?.at });
+    expect(finding?.type === 'finding' && finding.text).toEqual([
+      { key: 'board.inferred', params: { from_ply: 3, to_ply: 4, moves: ['Bxa6', 'Nxa6'] } },
+    ]);
+    expect(alerts(events)).toEqual([]);
+    expect(state.illegal).toEqual({ white: 0, black: 0 });
+  });
+});
