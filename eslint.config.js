@@ -24,7 +24,17 @@ const IO_LIBRARIES = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-artifacts/**', 'bin/**', '.bench-tmp/**', '.test-build/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'test-artifacts/**',
+      'bin/**',
+      '.bench-tmp/**',
+      '.test-build/**',
+    ],
+  },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
