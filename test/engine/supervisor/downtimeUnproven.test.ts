@@ -12,6 +12,9 @@
  *    board, beyond every reading, does not show: it is withdrawn by a correction naming it, with
  *    one board mismatch, once the board has stood; not kept because the board looked like a move
  *    under way.
+ *  - A ply published provisionally before the gap that the re-read board shows only from before it
+ *    (2. Bc4, the bishop resting on its way to a6; 2. Bxa6 Nxa6 made meanwhile): the plies are
+ *    published as a correction, and asked of the arbiter like any two plies read at once.
  */
 import { describe, expect, it } from 'vitest';
 import type { GameEvent, GameSettings, SupervisorInput } from '../../../src/engine/events.js';
