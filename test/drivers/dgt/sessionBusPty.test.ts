@@ -88,11 +88,25 @@ describe('a 12-board bus on one PTY line', () => {
 
     const squares = (a: number) =>
       seen.get(a)!.flatMap(o => (o.type === 'square' ? [[o.square, o.content] as const] : []));
+    // On a time-out, which boards fell short, by how much, and how their links went: the events a
+    // board's stream lacks say whether a change list was lost or never asked for.
+    const shortfall = (): string =>
+      games
+        .flatMap((g, i) => {
+          const a = ADDRESSES[i]!;
+          const got = squares(a).length;
+          return got >= g.squares.length
+            ? []
+            : [`board ${a}: ${got} of ${g.squares.length} square events, links ${states(a).join(' ')}`];
+        })
+        .join('; ');
     await waitFor(
       () => games.every((g, i) => squares(ADDRESSES[i]!).length >= g.squares.length),
       15_000,
       'every board’s square events',
-    );
+    ).catch((error: unknown) => {
+      throw new Error(`${error instanceof Error ? error.message : String(error)} (${shortfall()})`);
+    });
     games.forEach((g, i) => {
       const a = ADDRESSES[i]!;
       expect(squares(a), `board ${a}`).toEqual(g.squares.map(s => [s.square, s.content]));
