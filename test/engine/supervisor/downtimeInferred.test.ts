@@ -51,15 +51,31 @@ import { sharedPath } from '../../support/shared.js';
 
 const SEED = 1;
 
+/**
+ * The text up to the start of game `n + 1` (each game opening with its Event tag), so that only the
+ * games before it are parsed; the whole text when there are not that many.
+ */
+const throughGame = (text: string, n: number): string => {
+  let at = 0;
+  for (let k = 0; k < n; k++) {
+    at = text.indexOf('\n[Event ', at + 1);
+    if (at < 0) return text;
+  }
+  return text.slice(0, at + 1);
+};
+
+/** Game `INDEX` of `FILE` (numbered as the reader numbers the whole file). */
+const gameOf = (FILE: string, INDEX: number) => {
+  const text = decodePgnBytes(readFileSync(sharedPath(FILE)));
+  // The prefix first (a large file is read in seconds); the whole file if the game is not in it.
+  for (const source of [throughGame(text, INDEX), text])
+    for (const r of readPgn(source)) if (r.isOk && r.value.index === INDEX) return r.value.game;
+  return undefined;
+};
+
 /** Game `INDEX` of `FILE` cut for `downMs` from a ply in its middle third, as the corpus script cuts it. */
 const runWithDowntime = (FILE: string, INDEX: number, downMs: number) => {
-  let game;
-  for (const r of readPgn(decodePgnBytes(readFileSync(sharedPath(FILE))))) {
-    if (r.isOk && r.value.index === INDEX) {
-      game = r.value.game;
-      break;
-    }
-  }
+  const game = gameOf(FILE, INDEX);
   if (game === undefined) throw new Error(`${FILE} has no game ${INDEX}`);
   const run = generateForGame(game, { seed: deriveSeed(SEED, INDEX), rates: { castlingRookFirst: 0 } });
   const rng = makeRng(deriveSeed(SEED, INDEX ^ 0x5eed));
