@@ -41,6 +41,12 @@ const boardAfter = (sans: string): string => {
 const run = (record: string, inputs: SupervisorInput[]) =>
   runSupervision(startSupervision(settings, { game: gameOf(record) }).state, inputs);
 
+/** The link lost at `lostAt` and back at `backAt`. */
+const linkDown = (lostAt: number, backAt: number): SupervisorInput[] => [
+  { kind: 'link', at: lostAt, state: 'lost' },
+  { kind: 'link', at: backAt, state: 'back' },
+];
+
 const alerts = (events: readonly GameEvent[]) =>
   events.flatMap(e => (e.type === 'alert' && e.code !== 'board-missing' ? [e] : []));
 const moves = (events: readonly GameEvent[]) => events.flatMap(e => (e.type === 'move' ? [e.san] : []));
@@ -49,8 +55,7 @@ describe('a piece that went and came back while the link was down', () => {
   // 1. e4 e5 seen; 2. Qe2 Nf6 3. Qf3 Ng8 4. Qd1 made meanwhile: the board as after 1...e5.
   const down: SupervisorInput[] = [
     ...parseShorthand('100 e7 -; 300 e5 p; 600 press b'),
-    { kind: 'link', at: 3000, state: 'lost' },
-    { kind: 'link', at: 20_000, state: 'back' },
+    ...linkDown(3000, 20_000),
     ...parseShorthand(
       `20000 snapshot ${boardAfter('e4 e5')}; 26000 tick; 27000 b8 -; 27300 c6 n; 27600 press b; 30000 tick; 31000 g1 -; 31300 f3 N; 31600 press w; 36000 tick`,
     ),
@@ -89,8 +94,7 @@ describe('a piece that went and came back while the link was down', () => {
     // Seen live: White presses for Nf3, then again by mistake after Black's Nc6 (his clock is not running).
     const { events } = run('e4', [
       ...parseShorthand('100 e7 -; 300 e5 p; 600 press b'),
-      { kind: 'link', at: 3000, state: 'lost' },
-      { kind: 'link', at: 20_000, state: 'back' },
+      ...linkDown(3000, 20_000),
       ...parseShorthand(
         `20000 snapshot ${boardAfter('e4 e5')}; 21000 g1 -; 21300 f3 N; 21600 press w; 23000 b8 -; 23300 c6 n; 23600 press b; 26000 tick`,
       ),
@@ -105,8 +109,7 @@ describe('a game that ended while the link was down, a piece already off when th
   // meanwhile 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7, the game ended and the a4 bishop was taken off.
   const inputs = (after: string): SupervisorInput[] => [
     ...parseShorthand('100 b8 -; 300 c6 n; 600 press b; 1000 f1 -; 1300 c4 B; 2000 tick'),
-    { kind: 'link', at: 2500, state: 'lost' },
-    { kind: 'link', at: 40_000, state: 'back' },
+    ...linkDown(2500, 40_000),
     ...parseShorthand(
       `40000 snapshot ${boardAfter('e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7')}; 40100 a4 -; ${after}`,
     ),
@@ -131,8 +134,7 @@ describe('a ply seen made before the gap, read again with the plies after it', (
   // meanwhile 2. Bxa6 Nxa6. From Bc4 nothing reaches the board; from before it, Bxa6 Nxa6 does.
   const inputs: SupervisorInput[] = [
     ...parseShorthand('1000 f1 -; 1300 c4 B'),
-    { kind: 'link', at: 2000, state: 'lost' },
-    { kind: 'link', at: 20_000, state: 'back' },
+    ...linkDown(2000, 20_000),
     ...parseShorthand(
       `20000 snapshot ${boardAfter('e4 a6 Bxa6 Nxa6')}; 26000 tick; 27000 d2 -; 27300 d3 P; 33000 tick`,
     ),
