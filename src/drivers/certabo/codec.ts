@@ -11,7 +11,7 @@
  */
 import type { Square } from 'chessops';
 import { EMPTY, OCCUPIED, orientSquare, type Orientation, type SquareContent } from '../observation.js';
-import { makeProtocolError, pieceLetterOf, type BoardObservation } from '../observationExtra.js';
+import { latin1Text, makeProtocolError, pieceLetterOf, type BoardObservation } from '../observationExtra.js';
 import { isKnownTag, lookupTag, type Calibration } from './calibration.js';
 import { parseLine, type CertaboFrame } from './frames.js';
 import { CertaboLineSplitter, type LineSink } from './lines.js';
@@ -56,20 +56,29 @@ export const parseOccupancy = (ranks: readonly number[], orientation: Orientatio
 const keyOf = (c: SquareContent): string => pieceLetterOf(c) ?? '.';
 
 /** Per square, the content seen most often in `boards` (oldest first); ties go to the newest. */
-export const voteSquares = (boards: readonly (readonly SquareContent[])[]): SquareContent[] =>
-  Array.from({ length: 64 }, (_, sq) => {
+export const voteSquares = (boards: readonly (readonly SquareContent[])[]): SquareContent[] => {
+  const keys = boards.map(b => {
+    const row = new Array<string>(64);
+    for (let sq = 0; sq < 64; sq++) row[sq] = keyOf(b[sq] ?? EMPTY);
+    return row;
+  });
+  const out = new Array<SquareContent>(64);
+  for (let sq = 0; sq < 64; sq++) {
     let best: SquareContent = EMPTY;
     let bestCount = 0;
     for (let i = boards.length - 1; i >= 0; i--) {
-      const c = boards[i]?.[sq] ?? EMPTY;
-      const count = boards.filter(b => keyOf(b[sq] ?? EMPTY) === keyOf(c)).length;
+      const key = keys[i]?.[sq];
+      let count = 0;
+      for (const row of keys) if (row[sq] === key) count++;
       if (count > bestCount) {
-        best = c;
+        best = boards[i]?.[sq] ?? EMPTY;
         bestCount = count;
       }
     }
-    return best;
-  });
+    out[sq] = best;
+  }
+  return out;
+};
 
 export class CertaboDecoder {
   private orient: Orientation;
@@ -82,7 +91,7 @@ export class CertaboDecoder {
   private out: BoardObservation[] = [];
   private at = 0;
   private readonly sink: LineSink = {
-    line: bytes => this.line(String.fromCharCode(...bytes), bytes),
+    line: bytes => this.line(latin1Text(bytes), bytes),
     error: (reason, hex, count) => {
       this.out.push({ type: 'protocol-error', at: this.at, reason, hex, count });
     },

@@ -35,6 +35,8 @@ export interface CertaboEmulatorOptions {
 /** Tags per piece letter in the emulated set (enough for promotions). */
 export const TAGS_PER_PIECE = 10;
 
+const ASCII = new TextEncoder();
+
 /** mulberry32: a small seeded generator, so noisy frames are reproducible. */
 const makeRng = (seed: number): (() => number) => {
   let a = seed >>> 0;
@@ -136,9 +138,8 @@ export class CertaboEmulator {
 
   /** The bytes of the current frame line. */
   frame(): Uint8Array {
-    return Uint8Array.from(makeLine(this.frameValue(), { trailingSpace: this.trailingSpace }), c =>
-      c.charCodeAt(0),
-    );
+    // The line is ASCII: its UTF-8 bytes are its characters.
+    return ASCII.encode(makeLine(this.frameValue(), { trailingSpace: this.trailingSpace }));
   }
 
   /** Changes one square; returns the next frame the board streams. */

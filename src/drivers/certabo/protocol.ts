@@ -39,23 +39,32 @@ const TAG_PATTERN = /^[0-9A-F]{10}$/;
 
 export const isTag = (s: string): boolean => TAG_PATTERN.test(s);
 
-/** The tag of 5 id bytes, or null when they are all zero (an empty square, §2.4). */
-export const makeTag = (bytes: ArrayLike<number>): RfidTag | null => {
+/** Two upper-case hex digits of each byte value. */
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).toUpperCase().padStart(2, '0'));
+
+/** The tag of the 5 id bytes from `start`, or null when they are all zero (an empty square, §2.4). */
+export const makeTag = (bytes: ArrayLike<number>, start = 0): RfidTag | null => {
   let s = '';
   let zero = true;
-  for (let i = 0; i < TAG_BYTES; i++) {
+  for (let i = start; i < start + TAG_BYTES; i++) {
     const b = (bytes[i] ?? 0) & 0xff;
     if (b !== 0) zero = false;
-    s += b.toString(16).toUpperCase().padStart(2, '0');
+    s += HEX[b] ?? '';
   }
   return zero ? null : s;
 };
 
 /** The 5 bytes of a tag, or undefined when it is not one. */
-export const parseTag = (tag: string): number[] | undefined =>
-  isTag(tag)
-    ? Array.from({ length: TAG_BYTES }, (_, i) => parseInt(tag.slice(2 * i, 2 * i + 2), 16))
-    : undefined;
+export const parseTag = (tag: string): number[] | undefined => {
+  if (!isTag(tag)) return undefined;
+  const digit = (i: number): number => {
+    const c = tag.charCodeAt(i);
+    return c <= 0x39 ? c - 0x30 : c - 0x37;
+  };
+  const out: number[] = [];
+  for (let i = 0; i < TAG_BYTES; i++) out.push(digit(2 * i) * 16 + digit(2 * i + 1));
+  return out;
+};
 
 /** RFID frame index (a8, b8 … h8, a7 … h1: FEN order, §2.4) → chessops square, board frame. */
 export const FRAME_SQUARE: readonly Square[] = makeSquareTable(flipVertical);

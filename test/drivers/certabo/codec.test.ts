@@ -159,6 +159,46 @@ describe('acknowledgements and line endings', () => {
   });
 });
 
+describe('numbers of a frame', () => {
+  const ranksOf = (line: string): unknown => {
+    const obs = decodeAll(ascii(line));
+    return obs.map(o =>
+      o.type === 'snapshot' ? 'snapshot' : o.type === 'protocol-error' ? o.reason : o.type,
+    );
+  };
+
+  it('reads runs of spaces, leading zeros and spaces around the frame', () => {
+    expect(ranksOf(':  255  255 0 0 0 0 255 255 \r\n')).toEqual(['snapshot']);
+    expect(ranksOf(':255 255 000 0 0 00 255 255\r\n')).toEqual(['snapshot']);
+  });
+
+  it('names the first number that is not one: too large, too long, or not digits', () => {
+    expect(ranksOf(':256 255 0 0 0 0 255 255\r\n')).toEqual([
+      { kind: 'bad-field', field: 'token 0 "256"', value: 0 },
+    ]);
+    expect(ranksOf(':255 255 0 0 0 0 255 0255\r\n')).toEqual([
+      { kind: 'bad-field', field: 'token 7 "0255"', value: 7 },
+    ]);
+    expect(ranksOf(':255 255 0 0 0 0 255 2x5\r\n')).toEqual([
+      { kind: 'bad-field', field: 'token 7 "2x5"', value: 7 },
+    ]);
+    expect(ranksOf(':255 255 0 0 0 0 255 -1\r\n')).toEqual([
+      { kind: 'bad-field', field: 'token 7 "-1"', value: 7 },
+    ]);
+    // A tab is not a separator: seven numbers, one of them "255\t255".
+    expect(ranksOf(':255\t255 0 0 0 0 255 255\r\n')).toEqual([
+      { kind: 'bad-length', id: 0x3a, declared: 7, expected: '320 or 8' },
+    ]);
+  });
+
+  it('quotes bytes above 127 in a junk line as they came', () => {
+    const obs = decodeAll(Uint8Array.from([0x80, 0x9f, 0xff, 0x0d, 0x0a]));
+    expect(obs).toEqual([
+      { type: 'protocol-error', at: 0, reason: { kind: 'garbage' }, hex: '80 9F FF', count: 3 },
+    ]);
+  });
+});
+
 describe('chunking', () => {
   const stream = ascii(OCCUPANCY_START + 'L\r\n' + START_LINE);
   const options = { emitScans: false };
