@@ -161,8 +161,9 @@ export const PIECE_LETTERS: readonly PieceLetter[] = [
   'p',
 ];
 
-export const isPieceLetter = (s: string): s is PieceLetter =>
-  (PIECE_LETTERS as readonly string[]).includes(s);
+const PIECE_LETTER_SET: ReadonlySet<string> = new Set(PIECE_LETTERS);
+
+export const isPieceLetter = (s: string): s is PieceLetter => PIECE_LETTER_SET.has(s);
 
 /**
  * One shared content per letter, read-only like EMPTY: boards decode every square of every frame

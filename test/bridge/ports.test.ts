@@ -203,8 +203,10 @@ describe('probing', () => {
       tick: () => [Uint8Array.from('OK\r\n', c => c.charCodeAt(0))],
       powerCycle: () => undefined,
     });
+    // The probe waits 1.5 s for answers before it closes the port: what it wrote must cross the PTY
+    // (socat on the other side) before then, which on a busy machine took more than 0.4 s.
     const report = await runPorts(
-      { paths: [certabo.hostPath, chatter.hostPath], timeoutMs: 400, listenMs: 500 },
+      { paths: [certabo.hostPath, chatter.hostPath], timeoutMs: 1500, listenMs: 500 },
       { ...defaultPortsDeps(), hid: fakeHid() },
     );
     expect(report.probes[0]).toMatchObject({ kind: 'certabo', sensing: 'rfid' });

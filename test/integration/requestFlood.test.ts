@@ -36,6 +36,12 @@ const SPEED = 6;
 const BASE = 'flood';
 const FLOOD_MS = 20_000;
 /**
+ * Each flooding client sends at least this many requests, going on past FLOOD_MS if it must: on a
+ * busy machine (the flooder runs at a lower priority) a flood of fixed length can come out small.
+ * Here they send several hundred thousand in 20 s.
+ */
+const MIN_EACH = 10_000;
+/**
  * Plies per game: with SPEED 6 the three games last about 23, 31 and 32 s from their first step
  * (the flood starts with them), so two of them go on for about 10 s after the flood ends and the
  * latency of those moves is measured too.
@@ -51,12 +57,14 @@ const LOG_GROWTH_BYTES = 64 * 1024;
 /**
  * The flooders, in a child process of their own so the test's subscriber timestamps arrivals on
  * an event loop nobody else holds. Each keeps its socket's write buffer under 256 KiB (waiting
- * for it to drain), the highest rate the connection takes. Prints `sent <v4> <v5>` at the end.
+ * for it to drain), the highest rate the connection takes, for `ms` and until it has sent `min`.
+ * Prints `sent <v4> <v5> <ms>` at the end, ms the flood's length.
  */
 const FLOODER = `
 import mqtt from 'mqtt';
-const [url, base, ms] = process.argv.slice(1);
-const until = Date.now() + Number(ms);
+const [url, base, ms, min] = process.argv.slice(1);
+const start = Date.now();
+const until = start + Number(ms);
 const open = opts => new Promise((resolve, reject) => {
   const c = mqtt.connect(url, { reconnectPeriod: 0, ...opts });
   c.once('connect', () => resolve(c)); c.once('error', reject);
@@ -69,7 +77,7 @@ const bodies = [
 ];
 const run = async (client, qos, props) => {
   let sent = 0;
-  while (Date.now() < until) {
+  while (Date.now() < until || sent < Number(min)) {
     const stream = client.stream;
     if (stream.writableLength > 256 * 1024) {
       await new Promise(r => { stream.once('drain', r); setTimeout(r, 50); });
@@ -88,7 +96,7 @@ const counts = await Promise.all([
   run(v4, 0, () => ({})),
   run(v5, 1, n => ({ properties: { responseTopic: 'flood/replies/' + n } })),
 ]);
-console.log('sent', counts.join(' '));
+console.log('sent', counts.join(' '), Date.now() - start);
 v4.end(true); v5.end(true);
 `;
 
@@ -189,6 +197,7 @@ describe('a request flood while a round is played', () => {
         broker.url,
         BASE,
         String(FLOOD_MS),
+        String(MIN_EACH),
       ],
       { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
@@ -215,8 +224,9 @@ describe('a request flood while a round is played', () => {
       clearInterval(sampler);
       flooder.kill('SIGKILL');
     }
-    const floodEnd = floodStart + FLOOD_MS;
-    const [, v4 = 0, v5 = 0] = /sent (\d+) (\d+)/.exec(flooderOut)?.map(Number) ?? [];
+    const [, v4 = 0, v5 = 0, floodMs = FLOOD_MS] =
+      /sent (\d+) (\d+) (\d+)/.exec(flooderOut)?.map(Number) ?? [];
+    const floodEnd = floodStart + floodMs;
 
     // Latency from the move (its `at`, the daemon's clock on the same machine) to the subscriber.
     const latencies = (from: number, to: number) =>
@@ -226,12 +236,12 @@ describe('a request flood while a round is played', () => {
     const during = latencies(floodStart, floodEnd);
     const after = latencies(floodEnd, Infinity);
     const report =
-      `flood: ${v4} + ${v5} requests in ${FLOOD_MS} ms; moves during ${during.length} ` +
+      `flood: ${v4} + ${v5} requests in ${floodMs} ms; moves during ${during.length} ` +
       `(p50 ${quantile(during, 0.5)} ms, p99 ${quantile(during, 0.99)} ms, max ${Math.max(...during)} ms), ` +
       `after ${after.length} (p99 ${quantile(after, 0.99)} ms); ` +
       `RSS ${rssBefore.toFixed(0)} → max ${rssMax.toFixed(0)} MB; log +${daemon.output().length - logBefore} bytes`;
     console.log(report);
-    expect(v4 + v5, report).toBeGreaterThan(50_000);
+    expect(Math.min(v4, v5), report).toBeGreaterThanOrEqual(MIN_EACH);
     expect(during.length, report).toBeGreaterThan(10);
     expect(quantile(during, 0.99), report).toBeLessThan(1000);
     expect(after.length, report).toBeGreaterThanOrEqual(MIN_MOVES_AFTER);
