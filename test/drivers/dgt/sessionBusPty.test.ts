@@ -84,6 +84,8 @@ describe('a 12-board bus on one PTY line', () => {
     await new Promise(resolve => setTimeout(resolve, 250));
     await host.pair.start();
     trackPid(host.pair);
+    // Bytes in and out, writes failed, link losses: whether the emulator heard the poller again.
+    const atReplug = JSON.stringify(host.runner.stats);
     await play;
 
     const squares = (a: number) =>
@@ -99,7 +101,8 @@ describe('a 12-board bus on one PTY line', () => {
             ? []
             : [`board ${a}: ${got} of ${g.squares.length} square events, links ${states(a).join(' ')}`];
         })
-        .join('; ');
+        .join('; ') +
+      `; the emulator's line when plugged back ${atReplug}, now ${JSON.stringify(host.runner.stats)}`;
     await waitFor(
       () => games.every((g, i) => squares(ADDRESSES[i]!).length >= g.squares.length),
       15_000,
