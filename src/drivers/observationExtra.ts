@@ -9,7 +9,7 @@
  *   for (const o of decoder.push(chunk, now)) if (o.type === 'command-ack') ledsConfirmed(o.command);
  *   const err = makeProblem('tag on two squares', { kind: 'duplicate-tag', tag: '3000F84763' });
  */
-import type { Square } from 'chessops';
+import type { Color, Role, Square } from 'chessops';
 import { charToRole, SquareSet } from 'chessops';
 import {
   makeHex,
@@ -169,13 +169,12 @@ export const isPieceLetter = (s: string): s is PieceLetter => PIECE_LETTER_SET.h
  * One shared content per letter, read-only like EMPTY: boards decode every square of every frame
  * through these two (a hall of RFID boards sends thousands of frames a second).
  */
+const colorOfLetter = (l: PieceLetter): Color => (l === l.toUpperCase() ? 'white' : 'black');
 const CONTENT_OF_LETTER: ReadonlyMap<string, SquareContent> = new Map(
-  PIECE_LETTERS.map(l => [l, makePiece(l === l.toUpperCase() ? 'white' : 'black', charToRole(l))]),
+  PIECE_LETTERS.map(l => [l, makePiece(colorOfLetter(l), charToRole(l))]),
 );
-const LETTER_OF_PIECE: Readonly<Record<string, Readonly<Record<string, PieceLetter>>>> = {
-  white: Object.fromEntries(PIECE_LETTERS.filter(l => l === l.toUpperCase()).map(l => [charToRole(l), l])),
-  black: Object.fromEntries(PIECE_LETTERS.filter(l => l !== l.toUpperCase()).map(l => [charToRole(l), l])),
-};
+const LETTER_OF_PIECE: Record<Color, Partial<Record<Role, PieceLetter>>> = { white: {}, black: {} };
+for (const l of PIECE_LETTERS) LETTER_OF_PIECE[colorOfLetter(l)][charToRole(l)] = l;
 
 /** The piece a FEN letter names, or undefined. */
 export const contentFromPieceLetter = (letter: string): SquareContent | undefined =>
@@ -183,7 +182,7 @@ export const contentFromPieceLetter = (letter: string): SquareContent | undefine
 
 /** The FEN letter of a piece; undefined for anything that is not a recognised piece. */
 export const pieceLetterOf = (c: SquareContent): PieceLetter | undefined =>
-  c.kind === 'piece' ? LETTER_OF_PIECE[c.color]?.[c.role] : undefined;
+  c.kind === 'piece' ? LETTER_OF_PIECE[c.color][c.role] : undefined;
 
 /**
  * Bytes as text, one character per byte (ISO 8859-1, exactly: byte n is U+00nn). Converted a slice
