@@ -32,6 +32,8 @@ const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(r
 export class EmulatedBoardOnPty {
   readonly pair: PtyPair;
   readonly runner: DgtEmulatorRunner;
+  /** The emulator's end of the pair. */
+  readonly transport: SerialTransport;
 
   constructor(options: EmulatedBoardOptions) {
     this.pair = new PtyPair({
@@ -39,9 +41,10 @@ export class EmulatedBoardOnPty {
       devicePath: options.devicePath,
       ...(options.socat !== undefined && { socat: options.socat }),
     });
+    this.transport = new SerialTransport({ path: options.devicePath });
     this.runner = new DgtEmulatorRunner({
       ...options,
-      transport: new SerialTransport({ path: options.devicePath }),
+      transport: this.transport,
       disconnect: ms => this.unplug(ms),
     });
   }

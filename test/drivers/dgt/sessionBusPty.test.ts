@@ -4,6 +4,7 @@
  * game; each board's stream carries exactly its own square events, in order — also when the
  * line is unplugged mid-game and plugged back (the boards keep their change lists).
  */
+import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Subscription } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -92,23 +93,37 @@ describe('a 12-board bus on one PTY line', () => {
       seen.get(a)!.flatMap(o => (o.type === 'square' ? [[o.square, o.content] as const] : []));
     // On a time-out, which boards fell short, by how much, and how their links went: the events a
     // board's stream lacks say whether a change list was lost or never asked for.
-    const shortfall = (): string =>
-      games
-        .flatMap((g, i) => {
-          const a = ADDRESSES[i]!;
-          const got = squares(a).length;
-          return got >= g.squares.length
-            ? []
-            : [`board ${a}: ${got} of ${g.squares.length} square events, links ${states(a).join(' ')}`];
-        })
-        .join('; ') +
-      `; the emulator's line when plugged back ${atReplug}, now ${JSON.stringify(host.runner.stats)}`;
+    const shortfall = async (): Promise<string> => {
+      const short = games.flatMap((g, i) => {
+        const a = ADDRESSES[i]!;
+        const got = squares(a).length;
+        return got >= g.squares.length
+          ? []
+          : [`board ${a}: ${got} of ${g.squares.length} square events, links ${states(a).join(' ')}`];
+      });
+      // The boards share the line: one board's link history, with times and reasons, tells why.
+      const first = games.findIndex((g, i) => squares(ADDRESSES[i]!).length < g.squares.length);
+      const history = seen
+        .get(ADDRESSES[Math.max(0, first)]!)!
+        .flatMap(o => (o.type === 'link' ? [`${Math.round(o.at)} ${o.state} (${o.detail ?? ''})`] : []))
+        .join(', ');
+      // Serial opens, reads and drains run on libuv's thread pool: is it still answering?
+      const pool = await Promise.race([
+        stat(dir).then(() => 'answers'),
+        new Promise<string>(resolve => setTimeout(() => resolve('did not answer in 2 s'), 2000)),
+      ]);
+      return (
+        `${short.join('; ')}; link history ${history}; the emulator's line when plugged back ${atReplug}, ` +
+        `now ${JSON.stringify(host.runner.stats)}; the emulator's end open: ${String(host.transport.isOpen)}; ` +
+        `the thread pool ${pool}`
+      );
+    };
     await waitFor(
       () => games.every((g, i) => squares(ADDRESSES[i]!).length >= g.squares.length),
       15_000,
       'every board’s square events',
-    ).catch((error: unknown) => {
-      throw new Error(`${error instanceof Error ? error.message : String(error)} (${shortfall()})`);
+    ).catch(async (error: unknown) => {
+      throw new Error(`${error instanceof Error ? error.message : String(error)} (${await shortfall()})`);
     });
     games.forEach((g, i) => {
       const a = ADDRESSES[i]!;
