@@ -506,7 +506,10 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
   }
   // A king on a centre square is the first half of a result gesture: the other king is awaited.
   // Not on a re-read board that has stood beyond reach: the game got there while nobody watched (a
-  // king walked to e4 in an endgame), the arbiter's like any other such board, not a gesture.
+  // king walked to e4 in an endgame), the arbiter's like any other such board, not a gesture. Until
+  // it has stood, it waits as unsettled: a board taken as in progress is not looked at again.
+  if (isGestureUnderway(st.sensed, tipPos.board) && reread && !confirmed && trigger.kind === 'settle')
+    return waitForConfirm(st);
   if (isGestureUnderway(st.sensed, tipPos.board) && !(reread && confirmed)) {
     const missing = diffSquares(tipPos.board, st.sensed);
     return afterPress(

@@ -30,7 +30,10 @@
  * (fide-womens-world-rapid-2024.pgn, game 6, seed 1, 60 s): the board came back at the final
  * position, White's king on e4, 31 plies past the record. Read as the first half of a result
  * gesture, it waited for the other king for ever: the record stopped at ply 64 and the arbiter was
- * never told. A re-read board that has stood beyond reach is the arbiter's, king on e4 or not.
+ * never told. A re-read board that has stood beyond reach is the arbiter's, king on e4 or not. The
+ * same board with time passing every second after it came back (ticks, clock readings) was still
+ * lost: looked at before it had stood, it was taken as a move in progress and not looked at again.
+ * It now waits as unsettled until it has stood.
  *
  * A board changing when the link went (twic1256.pgn, game 16, seed 1, 15 s): 16. Rxd1 was being
  * made, the rook set down on d1 and the queen it took put down on d2 for a moment, when the input
@@ -41,6 +44,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import type { SupervisorInput } from '../../../src/engine/events.js';
 import { withDowntime } from '../../../src/engine/handling/downtime.js';
 import { generateForGame } from '../../../src/engine/handling/generator.js';
 import { deriveSeed, makeRng } from '../../../src/engine/handling/prng.js';
@@ -74,7 +78,8 @@ const gameOf = (FILE: string, INDEX: number) => {
 };
 
 /** Game `INDEX` of `FILE` cut for `downMs` from a ply in its middle third, as the corpus script cuts it. */
-const runWithDowntime = (FILE: string, INDEX: number, downMs: number) => {
+/** `ticks`: time also passes every second after the gap, as the daemon's ticks and clock readings pass it. */
+const runWithDowntime = (FILE: string, INDEX: number, downMs: number, ticks = false) => {
   const game = gameOf(FILE, INDEX);
   if (game === undefined) throw new Error(`${FILE} has no game ${INDEX}`);
   const run = generateForGame(game, { seed: deriveSeed(SEED, INDEX), rates: { castlingRookFirst: 0 } });
@@ -86,7 +91,13 @@ const runWithDowntime = (FILE: string, INDEX: number, downMs: number) => {
     { game: 'g', edition: 'E23', gameType: 'standard', supervision: 'full', startFen: game.start.fen },
     { game: game.truncate(0).unwrap() },
   );
-  return { events: runSupervision(state, cut.inputs).events, sans: game.moves.map(m => m.san) };
+  const until = from + downMs;
+  const extra: SupervisorInput[] = ticks
+    ? Array.from({ length: 10 }, (_, k) => ({ kind: 'tick', at: until + 1000 * (k + 1) }))
+    : [];
+  // Stable: an input at the same time as a tick comes first.
+  const inputs = [...cut.inputs, ...extra].sort((a, b) => a.at - b.at);
+  return { events: runSupervision(state, inputs).events, sans: game.moves.map(m => m.san) };
 };
 
 describe('plies inferred from a snapshot, contradicted by the next press', () => {
@@ -152,8 +163,11 @@ describe('a ply seen made before the gap when the search from it runs out of nod
 });
 
 describe('a game ended meanwhile with a king on a centre square', () => {
-  it('is one board mismatch for the arbiter once the re-read board has stood, not a gesture awaited', () => {
-    const { events, sans } = runWithDowntime('data/pgn/fide-womens-world-rapid-2024.pgn', 6, 60_000);
+  it.each([
+    ['nothing else', false],
+    ['time passing every second (before, a tick before it had stood left it in progress for ever)', true],
+  ])('is one board mismatch for the arbiter once the re-read board has stood, with %s', (_, ticks) => {
+    const { events, sans } = runWithDowntime('data/pgn/fide-womens-world-rapid-2024.pgn', 6, 60_000, ticks);
     const record = publishedSans(events);
     expect(record).toEqual(sans.slice(0, record.length));
     expect(record.length).toBeLessThan(sans.length);
