@@ -24,7 +24,9 @@
  * passes when no game is ended by the daemon, no illegal move or penalty is counted, and the
  * published record is the game's (recovered), or a part of it with one mismatch for the arbiter
  * (left to the arbiter: with the candidate orders, or none when the board is beyond the catch-up's
- * reach); a record that departs from the game fails.
+ * reach); a record that departs from the game fails. With `--clock-readings` a physical clock
+ * (90 min + 30 s, whole seconds) driven by the presses is read every second while the link is up,
+ * as a DGT clock is read through its board.
  */
 import { fork } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -49,6 +51,7 @@ const { values } = parseArgs({
     dwell: { type: 'string', default: 'human' },
     downtime: { type: 'string' },
     'board-log': { type: 'boolean', default: false },
+    'clock-readings': { type: 'boolean', default: false },
     jobs: { type: 'string', default: '1' },
     shard: { type: 'string' },
     file: { type: 'string', multiple: true },
@@ -173,7 +176,9 @@ const verifyDowntime = (
   const withdrawn = new Set(events.flatMap(e => (e.type === 'alert-withdrawn' ? [e.alert] : [])));
   const open = events.filter(e => e.type === 'alert' && e.code === 'board-mismatch' && !withdrawn.has(e.seq));
   const orders = open.some(e => e.type === 'alert' && e.evidence?.orders !== undefined);
-  const inferred = events.some(e => e.type === 'finding' && e.code === 'arbiter-decision-needed');
+  const inferred = events.some(
+    e => (e.type === 'finding' || e.type === 'alert') && e.code === 'arbiter-decision-needed',
+  );
   if (!prefix)
     problems.push(
       `moves differ from the game (${got.length} of ${want.sans.length})${inferred ? ', flagged to the arbiter as inferred' : ''}`,
@@ -257,11 +262,19 @@ const runShard = (index: number, count: number): ShardResult => {
                   from: cutAt,
                   ms: downMs,
                   log: values['board-log'],
+                  ...(values['clock-readings'] && { clock: { baseMs: 5_400_000, incMs: 30_000 } }),
                 });
           const inputs = cut?.inputs ?? run.events;
           if (cut) s.pliesDown += cut.presses;
           const { state } = startSupervision(
-            { game: 'g', edition, gameType: 'standard', supervision: 'full', startFen: game.start.fen },
+            {
+              game: 'g',
+              edition,
+              gameType: 'standard',
+              supervision: 'full',
+              startFen: game.start.fen,
+              ...(cut && values['clock-readings'] && { timeControl: '5400+30' }),
+            },
             { game: game.truncate(0).unwrap() },
           );
           const t0 = process.cpuUsage();
@@ -296,7 +309,12 @@ const runShard = (index: number, count: number): ShardResult => {
               s.endedByDaemon++;
             s.illegalCounts += result.state.illegal.white + result.state.illegal.black;
           }
-          if (cut && result.events.some(e => e.type === 'finding' && e.code === 'arbiter-decision-needed')) {
+          if (
+            cut &&
+            result.events.some(
+              e => (e.type === 'finding' || e.type === 'alert') && e.code === 'arbiter-decision-needed',
+            )
+          ) {
             s.inferred++;
             if (problems.some(p => p.startsWith('moves differ'))) s.inferredWrong++;
           }
@@ -368,7 +386,7 @@ if (values.shard !== undefined) {
   const result = await runAll();
   const cpu = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}`;
   rec.log(
-    `Run: \`npx tsx scripts/supervisionCorpus.ts --seeds ${seeds} ${downtimes ? `--downtime ${values.downtime}${values['board-log'] ? ' --board-log' : ''}` : `--dwell ${values.dwell}`}\` on ${cpu}, Node ${process.version}, ${edition} standard; ${result.skipped} games skipped (illegal in the PGN). Dwell L: every stop on the way rests L ± 20 % (human: 0.3–2 s).`,
+    `Run: \`npx tsx scripts/supervisionCorpus.ts --seeds ${seeds} ${downtimes ? `--downtime ${values.downtime}${values['board-log'] ? ' --board-log' : ''}${values['clock-readings'] ? ' --clock-readings' : ''}` : `--dwell ${values.dwell}`}\` on ${cpu}, Node ${process.version}, ${edition} standard; ${result.skipped} games skipped (illegal in the PGN). Dwell L: every stop on the way rests L ± 20 % (human: 0.3–2 s).`,
   );
   rec.log('');
   if (downtimes) {
@@ -423,6 +441,8 @@ if (values.shard !== undefined) {
     ? 'Supervision on the corpus'
     : values['board-log']
       ? 'Supervision after downtime, with the board log'
-      : 'Supervision after downtime, snapshot only';
+      : values['clock-readings']
+        ? 'Supervision after downtime, snapshot and clock readings'
+        : 'Supervision after downtime, snapshot only';
   if (values.report) writeReportSection(title, rec.lines.join('\n'));
 }

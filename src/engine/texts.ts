@@ -85,6 +85,8 @@ export const TEXT_PARAMS = {
   'board.inferred': ['from_ply', 'to_ply', 'moves'],
   'board.unseen_plies': ['color', 'ply', 'orders'],
   'board.link_lost': [],
+  'board.clock_over_gap': ['color', 'ply', 'count'],
+  'board.presses_over_gap': ['count', 'ply', 'more'],
   'arbiter.moves_not_recorded_length': ['ply', 'count'],
   'arbiter.moves_not_recorded_illegal': ['ply', 'given', 'to_ply'],
   'arbiter.paused': [],

@@ -23,6 +23,12 @@ export interface DowntimeOptions {
   readonly ms: number;
   /** The board keeps a log of its changes, read before its snapshot when the link returns. */
   readonly log?: boolean;
+  /**
+   * A physical clock read through the board (a DGT clock on a DGT board): driven by the presses,
+   * White's time running from the first event, read every `everyMs` (default 1000, in whole
+   * seconds) while the link is up. Without it, no readings.
+   */
+  readonly clock?: { readonly baseMs: number; readonly incMs: number; readonly everyMs?: number };
 }
 
 export interface DowntimeRun {
@@ -53,13 +59,46 @@ export const withDowntime = (
   let presses = 0;
   let changes = 0;
   let state: 'before' | 'down' | 'after' = 'before';
+  const clock = options.clock && {
+    ...options.clock,
+    everyMs: options.clock.everyMs ?? 1000,
+    left: { white: options.clock.baseMs, black: options.clock.baseMs },
+    running: 'white' as Color,
+    mark: events[0]?.at ?? 0,
+    next: Math.ceil((events[0]?.at ?? 0) / (options.clock.everyMs ?? 1000)) * (options.clock.everyMs ?? 1000),
+  };
+  const runTo = (at: number): void => {
+    if (!clock) return;
+    clock.left[clock.running] -= at - clock.mark;
+    clock.mark = at;
+  };
+  /** The clock's readings before `upTo`; none while the link is down. */
+  const readTo = (upTo: number): void => {
+    if (!clock) return;
+    for (; clock.next < upTo; clock.next += clock.everyMs) {
+      if (clock.next >= options.from && clock.next < until) continue;
+      runTo(clock.next);
+      const shown = (ms: number): number => Math.max(0, Math.floor(ms / 1000) * 1000);
+      inputs.push({
+        kind: 'clock',
+        at: clock.next,
+        whiteMs: shown(clock.left.white),
+        blackMs: shown(clock.left.black),
+        running: clock.running,
+      });
+    }
+  };
   const note = (square: Square, piece: SensedContent, at: number): void => {
     board[square] = piece;
     log.push({ kind: 'square', square, piece, quick: at - lastAt < 250 });
     lastAt = at;
   };
-  const press = (side: Color): void => {
+  const press = (side: Color, at: number): void => {
     log.push({ kind: 'press', side });
+    if (clock?.running !== side) return;
+    runTo(at);
+    clock.left[side] += clock.incMs;
+    clock.running = side === 'white' ? 'black' : 'white';
   };
   const back = (): void => {
     // As the daemon reads a returning DGT board: its log first, then the link back with its snapshot.
@@ -70,12 +109,14 @@ export const withDowntime = (
   };
   for (const e of events) {
     if (state === 'before' && e.at >= options.from) {
+      readTo(options.from);
       inputs.push({ kind: 'link', at: options.from, state: 'lost' });
       state = 'down';
     }
     if (state === 'down' && e.at >= until) back();
+    readTo(e.at);
     if (e.kind === 'square') note(e.square, e.piece, e.at);
-    if (e.kind === 'press') press(e.side);
+    if (e.kind === 'press') press(e.side, e.at);
     if (state === 'down') {
       if (e.kind === 'square') changes++;
       if (e.kind === 'press') presses++;
@@ -86,7 +127,8 @@ export const withDowntime = (
   if (state === 'down') {
     // The game went on to its end while cut: the board is read back, then time passes over it.
     back();
+    readTo(until + TAIL_MS);
     inputs.push({ kind: 'tick', at: until + TAIL_MS });
-  }
+  } else readTo((events.at(-1)?.at ?? 0) + TAIL_MS);
   return { inputs, presses, changes };
 };

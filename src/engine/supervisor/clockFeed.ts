@@ -137,7 +137,7 @@ export const applyReading = (
   running: Color | undefined,
 ): void => {
   const before = tx.st.reading;
-  patch(tx, { reading: { whiteMs, blackMs, running, at } });
+  patch(tx, { reading: { whiteMs, blackMs, running, at, ply: tx.st.rec.game.length } });
   const { clock } = tx.st;
   if (clock && clock.phase !== 'stopped' && clock.phase !== 'ready') {
     const t = Math.max(at, clock.mark);

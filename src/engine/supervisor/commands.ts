@@ -252,7 +252,14 @@ export const onLink = (tx: Tx, state: 'lost' | 'back', at: number, restart = fal
       linkLost: true,
       lostAt: at,
       gapped: true,
-      gap: { from: at, boardAt: undefined, clockAt: undefined },
+      gap: {
+        from: at,
+        boardAt: undefined,
+        clockAt: undefined,
+        ply: tx.st.rec.game.length,
+        reading: tx.st.reading,
+        clockChecked: false,
+      },
     });
     if (restart) return;
     emit(tx, at, {

@@ -17,6 +17,7 @@ import { Game } from '../game.js';
 import { startRecognition } from '../recognition/state.js';
 import { boardStep } from './board.js';
 import { applyReading, checkFlags, makeClockModel, startIfNeeded } from './clockFeed.js';
+import { checkClockOverGap } from './clockGap.js';
 import { chess960Game } from '../chess960.js';
 import { onCommand, onLink } from './commands.js';
 import { commitOnReply, commitQuiet, quietMsOf } from './commit.js';
@@ -199,6 +200,13 @@ export const superviseStep = (state: SupervisorState, input: SupervisorInput): S
     case 'clock':
       // Without a link the board is unknown: a clock reading judges nothing on it.
       if (!tx.st.linkLost) boardStep(tx, { kind: 'tick', at });
+      // A reading since the board was seen again: did the clock run for plies the board does not show?
+      const { gap } = tx.st;
+      if (!tx.st.linkLost && gap?.boardAt !== undefined && !gap.clockChecked) {
+        const { whiteMs, blackMs, running } = input;
+        if (checkClockOverGap(tx, at, { whiteMs, blackMs, running }))
+          patch(tx, { gap: { ...gap, clockChecked: true } });
+      }
       if (!tx.st.ended) {
         applyReading(tx, at, input.whiteMs, input.blackMs, input.running);
         checkFlags(tx, at);

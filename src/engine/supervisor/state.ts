@@ -78,6 +78,8 @@ export interface Reading {
   readonly blackMs: number;
   readonly running: Color | undefined;
   readonly at: number;
+  /** The record's length when read (plies recorded since tell presses the record lacks: clockGap.ts). */
+  readonly ply: number;
 }
 
 export interface Ended {
@@ -178,9 +180,19 @@ export interface SupervisorState {
    * The last time the daemon did not see the game (a lost link, a restart): `from` when it stopped
    * seeing it, `boardAt` when the board was first seen again, `clockAt` when the clock was first
    * read after that. A flag the daemon did not see fall is not a result it decides (clockFeed.ts).
+   * `ply` and `reading`: the record's length and the physical clock's last reading when it stopped
+   * seeing the game, to tell plies the board does not show from the clock (clockGap.ts), once.
    */
   readonly gap:
-    | { readonly from: number; readonly boardAt: number | undefined; readonly clockAt: number | undefined }
+    | {
+        readonly from: number;
+        readonly boardAt: number | undefined;
+        readonly clockAt: number | undefined;
+        readonly ply: number;
+        readonly reading: Reading | undefined;
+        /** The clock was compared over the gap (clockGap.ts). */
+        readonly clockChecked: boolean;
+      }
     | undefined;
   /**
    * The plies the last catch-up read off a re-read board (a snapshot after a gap): the board shows
