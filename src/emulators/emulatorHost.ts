@@ -67,8 +67,26 @@ export class EmulatedBoardOnPty {
 
   /** Pulls the cable: kills the PTY pair, waits `forMs` (real time), starts it again. */
   async unplug(forMs: number): Promise<void> {
-    await this.pair.stop();
+    await this.pull();
     await sleep(forMs);
+    await this.plugBack();
+  }
+
+  private lossesAtPull = 0;
+
+  /** Pulls the cable: kills the PTY pair. */
+  async pull(): Promise<void> {
+    this.lossesAtPull = this.runner.stats.linkLosses;
+    await this.pair.stop();
+  }
+
+  /**
+   * Plugs the cable back: a new PTY pair. An emulator end that never saw the old pair go is
+   * reopened on the new one: a PTY whose other side vanished does not always fail its reads
+   * (seen under load: the daemon's end reported the loss, the emulator's stayed open and deaf).
+   */
+  async plugBack(): Promise<void> {
     await this.pair.start();
+    if (this.runner.stats.linkLosses === this.lossesAtPull) await this.transport.close();
   }
 }

@@ -80,10 +80,10 @@ describe('a 12-board bus on one PTY line', () => {
     const play = Promise.all(games.map(g => host.runner.play(g.steps)));
     // Unplug the line a quarter of a second in, for a quarter of a second; the games go on.
     await new Promise(resolve => setTimeout(resolve, 250));
-    await host.pair.stop();
+    await host.pull();
     await waitFor(() => ADDRESSES.every(a => states(a).includes('lost')), 5000, 'every board lost');
     await new Promise(resolve => setTimeout(resolve, 250));
-    await host.pair.start();
+    await host.plugBack();
     trackPid(host.pair);
     // Bytes in and out, writes failed, link losses: whether the emulator heard the poller again.
     const atReplug = JSON.stringify(host.runner.stats);
