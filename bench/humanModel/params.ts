@@ -97,10 +97,13 @@ type NumberKey = {
 const numberKeys = Object.keys(defaultParams).filter(
   k => typeof defaultParams[k as keyof HandlingParams] === 'number',
 ) as NumberKey[];
+/** The ranges (`[lo, hi]` ms) that `key=lo-hi` may set; the dwell is set by the sweep level instead. */
+const rangeKeys = ['pressMs', 'thinkMs', 'travelMs'] as const;
 
 /**
- * `defaults` with `key=value,...` applied (numeric parameters only) and then `extra`. Throws a
- * TypeError naming the key or value that is wrong (a command-line mistake).
+ * `defaults` with `key=value,...` applied and then `extra`: a frequency takes a number ≥ 0, a range
+ * (`thinkMs`, `pressMs`, `travelMs`) takes `lo-hi` in ms. Throws a TypeError naming the key or value
+ * that is wrong (a command-line mistake).
  */
 export const withOverrides = (
   defaults: HandlingParams,
@@ -110,8 +113,17 @@ export const withOverrides = (
   const out: Record<string, unknown> = { ...defaults };
   for (const part of (spec ?? '').split(',').filter(s => s.trim() !== '')) {
     const [key, value] = part.split('=').map(s => s.trim());
+    if ((rangeKeys as readonly string[]).includes(key ?? '')) {
+      const [lo, hi] = (value ?? '').split('-').map(Number);
+      if (lo === undefined || hi === undefined || !(lo > 0) || !(hi >= lo))
+        throw new TypeError(`--rates: ${key} needs a range lo-hi in ms (0 < lo ≤ hi), got '${value ?? ''}'`);
+      out[key as string] = [lo, hi];
+      continue;
+    }
     if (key === undefined || !numberKeys.includes(key as NumberKey))
-      throw new TypeError(`--rates: unknown key '${key ?? ''}' (known: ${numberKeys.join(', ')})`);
+      throw new TypeError(
+        `--rates: unknown key '${key ?? ''}' (known: ${[...numberKeys, ...rangeKeys].join(', ')})`,
+      );
     const n = Number(value);
     if (value === undefined || !Number.isFinite(n) || n < 0)
       throw new TypeError(`--rates: ${key} needs a number ≥ 0, got '${value ?? ''}'`);

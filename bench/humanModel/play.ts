@@ -81,9 +81,10 @@ export const playGame = (
     const ctx: MoveContext = { pos, earlier };
     const tags = makeMove(tl, rng, p, shape, ctx);
     if (latePress) {
-      // The previous press, reported a moment after this move's first change.
+      // The previous press, reported a moment after this move's first change, and before this
+      // move's own press (a lever is a seesaw: the side whose clock is not running cannot press).
       tags.push('reply-before-press');
-      latePress.pressAt = beganAt + rng.between(30, 300);
+      latePress.pressAt = Math.min(beganAt + rng.between(30, 300), tl.t);
       tl.press(opposite(pos.turn), latePress.pressAt);
       latePress = undefined;
     }

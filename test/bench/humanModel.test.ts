@@ -33,6 +33,16 @@ describe('independent handling model', () => {
       expect(played.inputs.filter(e => e.kind === 'press')).toHaveLength(SANS.length);
       for (const p of played.plies) for (const t of p.tags) tags.add(t);
     }
+    // Fast hands and late press messages: the presses still alternate (a lever is a seesaw).
+    const fast = withOverrides(
+      busy,
+      'replyBeforePress=0.3,placeBeforeLift=1,thinkMs=150-600,pressMs=10-40,travelMs=30-80',
+    );
+    for (let seed = 1; seed <= 40; seed++) {
+      const played = playGame(game, seededRng(`fast:${seed}`), fast, { clock: true });
+      const sides = played.inputs.flatMap(e => (e.kind === 'press' ? [e.side] : []));
+      expect(sides).toEqual(SANS.map((_, i) => (i % 2 === 0 ? 'white' : 'black')));
+    }
     for (const t of [
       'castle-both-in-hand',
       'ep-captured-first',
@@ -59,6 +69,16 @@ describe('independent handling model', () => {
   it('names a wrong override', () => {
     expect(() => withOverrides(defaultParams, 'stopp=1')).toThrow(/unknown key 'stopp'/);
     expect(() => withOverrides(defaultParams, 'stop=-1')).toThrow(/stop needs a number/);
+    expect(() => withOverrides(defaultParams, 'thinkMs=900')).toThrow(/thinkMs needs a range/);
+    expect(() => withOverrides(defaultParams, 'thinkMs=900-300')).toThrow(/thinkMs needs a range/);
+  });
+
+  it('sets a range from lo-hi, and frequencies beside it', () => {
+    const p = withOverrides(defaultParams, 'thinkMs=300-1500,pressMs=100-400,stop=0.2');
+    expect(p.thinkMs).toEqual([300, 1500]);
+    expect(p.pressMs).toEqual([100, 400]);
+    expect(p.stop).toBe(0.2);
+    expect(p.travelMs).toEqual(defaultParams.travelMs);
   });
 });
 
