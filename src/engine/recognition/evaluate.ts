@@ -387,12 +387,12 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
   const maxNodes = reread ? st.options.catchUpNodes : DEFAULT_MAX_NODES;
   const chess960 = st.game.start.chess960;
   // Options built field by field (no spreads): one object shape for every search.
-  const from = (root: number, unbounded = false): SearchOptions => {
+  const from = (root: number, unbounded = false, depth = depthFrom(root, unbounded)): SearchOptions => {
     const consistent = (e: Explanation, kind: 'exact' | 'partial'): boolean =>
       seenEnough(e) && isSupported(st, root, kind, e);
     if (!occupancy) {
       return {
-        maxDepth: depthFrom(root, unbounded),
+        maxDepth: depth,
         promotion: st.options.promotion,
         promotionSeen: promotionSeenAt,
         pressBy,
@@ -404,7 +404,7 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
     }
     const h = squareHistory(st, root);
     return {
-      maxDepth: depthFrom(root, unbounded),
+      maxDepth: depth,
       maxNodes,
       promotion: st.options.promotion,
       promotionSeen: promotionSeenAt,
@@ -443,6 +443,37 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
   // A revision reading the published move back to a stop its piece went on from waits (revise.ts).
   if (found?.consistent && trigger.kind === 'settle' && !confirmed && !reread && rereadsStop(st, found))
     return waitForConfirm(st);
+  // Without a clock, a game played faster than the settle window (moves a quarter of a second
+  // apart, no quiet moment for four plies) leaves the board beyond the tracker's reach while every
+  // position it went through was seen: it is followed further, a story the board showed step by
+  // step only (never an unsupported one, never after a re-read).
+  if (
+    !found?.consistent &&
+    trigger.kind === 'settle' &&
+    !reread &&
+    !st.pressSeen &&
+    !st.undecided &&
+    st.options.chasePlies > st.options.maxPlies
+  ) {
+    // From the tip first (the published plies kept), then from each revisable ply before it.
+    for (let root = tip; root >= st.anchor; root--) {
+      const chase = explain(
+        positionAt(st, root),
+        st.sensed,
+        st.touched,
+        from(root, true, st.options.chasePlies),
+      );
+      const made = chase.partial.filter(p => p.made > 0);
+      const followed = chooseGroup([
+        { root, kind: 'exact', members: chase.exact, consistent: chase.exactConsistent },
+        { root, kind: 'partial', members: made, consistent: chase.partialConsistent },
+      ]);
+      if (followed?.consistent && followed.kind === 'exact')
+        return decideExact(st, root, followed.members, now, trigger);
+      if (followed?.consistent && followed.kind === 'partial')
+        return decidePartial(st, root, followed.members, now, trigger);
+    }
+  }
   // An explanation the evidence does not support is taken only where the board was re-read (a
   // snapshot shows where it got to, not how) or at a press. In live play it would invent moves from
   // pieces in the air: a capturer resting on f6 with the captured bishop already off e7 is not

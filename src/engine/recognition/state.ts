@@ -28,6 +28,12 @@ export interface RecognitionOptions {
    * squares that changed (`catchUpNodes` positions at most).
    */
   readonly catchUpPlies: number;
+  /**
+   * Most plies followed in play without a clock when nothing within `maxPlies` explains the board
+   * (moves made faster than the settle window, with no quiet moment between them): only a story
+   * whose every position the board showed, in order.
+   */
+  readonly chasePlies: number;
   readonly catchUpNodes: number;
   /** Extra quiet time before publishing a king move onto the centre that may start a result gesture (ms). */
   readonly gestureHoldMs: number;
@@ -57,6 +63,7 @@ export const DEFAULT_RECOGNITION: RecognitionOptions = {
   settleMs: 300,
   maxPlies: 3,
   catchUpPlies: 8,
+  chasePlies: 6,
   catchUpNodes: 30_000,
   gestureHoldMs: 2500,
   confirmMs: 4000,
