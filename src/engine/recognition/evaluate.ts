@@ -7,7 +7,7 @@
  *   const pressed = evaluate(st, 950, { kind: 'press', side: 'white' });
  */
 import type { Chess, Color, NormalMove, Role, Square } from 'chessops';
-import { SquareSet } from 'chessops';
+import { SquareSet, opposite } from 'chessops';
 import { type Gesture, detectGesture, isGestureRisk, isGestureUnderway } from './gesture.js';
 import { makeSanBetween } from '../notation.js';
 import { MAX_ORDERS, type MismatchReason, type MoveOrders, type RecognitionOutput } from './outputs.js';
@@ -17,7 +17,7 @@ import { squareHistory } from './evidence.js';
 import { isReopened, preferRevision, preferStanding, rereadsStop } from './revise.js';
 import { NO_OUTPUTS, type Step, finalizeByPress, publishLine } from './publish.js';
 import { DEFAULT_MAX_NODES, type Explanation, type SearchOptions, explain } from './search.js';
-import { diffSquares, inferFrom } from './sensedBoard.js';
+import { diffSquares, inferFrom, withContent } from './sensedBoard.js';
 import { type RecognitionState, madeIndexOf, squareList } from './state.js';
 
 export type Trigger =
@@ -344,6 +344,42 @@ const promotionSeen = (st: RecognitionState, square: Square, color: Color): Role
   return undefined;
 };
 
+/**
+ * At `presser`'s press, the board explained with the opponent's identified pieces that stand off
+ * the game's squares taken as lifted: from the tip, then from each revisable ply, one move of the
+ * presser's that leaves only the opponent's pieces unexplained. That is the presser's move
+ * complete and the reply begun before the press was reported (a king set down on d7 on its way to
+ * e8, a pawn set on h3 before it is lifted from h2).
+ */
+const replyInHand = (
+  st: RecognitionState,
+  presser: Color,
+  from: (root: number) => SearchOptions,
+): { readonly root: number; readonly members: readonly Explanation[] } | undefined => {
+  const opponent = opposite(presser);
+  const theirs = st.sensed[opponent].diff(st.sensed.unknown);
+  for (let root = st.game.length; root >= st.anchor; root--) {
+    const rootPos = positionAt(st, root);
+    if (rootPos.turn !== presser) continue;
+    const moved = theirs.intersect(diffSquares(rootPos.board, st.sensed));
+    if (moved.isEmpty()) continue;
+    let masked = st.sensed;
+    for (const sq of moved) masked = withContent(masked, sq, 'empty');
+    const found = explain(rootPos, masked, st.touched, from(root));
+    const fits = (e: Explanation): boolean => {
+      const after = e.positions[0];
+      if (e.path.length !== 1 || e.made !== 1 || !after) return false;
+      if (e.residual.kind === 'none') return true;
+      return e.residual.kind === 'lifted' && e.residual.squares.diff(after.board[opponent]).isEmpty();
+    };
+    const exact = found.exactConsistent ? found.exact.filter(fits) : [];
+    const partial = found.partialConsistent ? found.partial.filter(fits) : [];
+    const members = exact.length > 0 ? exact : partial;
+    if (members.length > 0) return { root, members };
+  }
+  return undefined;
+};
+
 /** Does the evidence since the anchor hold a snapshot (a re-read board, no intermediate positions)? */
 const hasSnapshot = (st: RecognitionState): boolean => st.evidence.some(e => e.kind === 'snapshot');
 
@@ -518,6 +554,13 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
   // would guess the order (publish one of the orders, or a half-made move continuing one). Nor is
   // a half-made one: the plies its orders agree on would be published before the arbiter ordered.
   const choice = st.undecided && found && (!found.consistent || found.kind === 'partial') ? undefined : found;
+  // At a press nothing explains: maybe the presser's move is complete and the reply had begun
+  // before the press was reported (a king set down on d7 on its way to e8). The opponent's pieces
+  // off the game's squares are the reply in hand, never part of the presser's move.
+  if (!choice && trigger.kind === 'press' && !reread && !st.undecided) {
+    const reply = replyInHand(st, trigger.side, from);
+    if (reply) return decidePartial(st, reply.root, reply.members, now, trigger);
+  }
   if (choice?.kind === 'exact') return decideExact(st, choice.root, choice.members, now, trigger);
   if (choice?.kind === 'partial') return decidePartial(st, choice.root, choice.members, now, trigger);
   // A reading the presses do not allow yet (more plies than were pressed for) waits: for a press,
