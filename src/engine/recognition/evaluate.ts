@@ -7,7 +7,7 @@
  *   const pressed = evaluate(st, 950, { kind: 'press', side: 'white' });
  */
 import type { Chess, Color, NormalMove, Role, Square } from 'chessops';
-import { SquareSet, opposite } from 'chessops';
+import { SquareSet, kingAttacks, opposite } from 'chessops';
 import { type Gesture, detectGesture, isGestureRisk, isGestureUnderway } from './gesture.js';
 import { makeSanBetween } from '../notation.js';
 import { MAX_ORDERS, type MismatchReason, type MoveOrders, type RecognitionOutput } from './outputs.js';
@@ -17,7 +17,7 @@ import { squareHistory } from './evidence.js';
 import { isReopened, preferRevision, preferStanding, rereadsStop } from './revise.js';
 import { NO_OUTPUTS, type Step, finalizeByPress, publishLine } from './publish.js';
 import { DEFAULT_MAX_NODES, type Explanation, type SearchOptions, explain } from './search.js';
-import { diffSquares, inferFrom, withContent } from './sensedBoard.js';
+import { diffSquares, inferFrom, pieceAt, withContent } from './sensedBoard.js';
 import { type RecognitionState, madeIndexOf, squareList } from './state.js';
 
 export type Trigger =
@@ -117,7 +117,11 @@ const afterPress = (step: Step, trigger: Trigger, now: number, pending?: Pending
   const outputs = concat(step.outputs, fin.outputs);
   const kind = fin.state.status.kind;
   // Pieces in hand after the presser's move is final: the opponent has started (reference §1.1).
-  if (kind === 'synced' || kind === 'ended' || (kind === 'inProgress' && fin.outputs.length > 0)) {
+  // Made final by this press, or by the reply published with it (a late press message).
+  const presserFinal = outputs.some(
+    o => o.type === 'final' && fin.state.game.positionView(o.ply - 1)?.turn === trigger.side,
+  );
+  if (kind === 'synced' || kind === 'ended' || (kind === 'inProgress' && presserFinal)) {
     return { state: fin.state, outputs };
   }
   const reason = fin.state.status.kind === 'mismatch' ? fin.state.status.reason : 'unreachable';
@@ -376,6 +380,38 @@ const replyInHand = (
     const partial = found.partialConsistent ? found.partial.filter(fits) : [];
     const members = exact.length > 0 ? exact : partial;
     if (members.length > 0) return { root, members };
+  }
+  return capturedInHand(st, presser, from);
+};
+
+/**
+ * At `presser`'s press, the board explained by the presser's move and the reply capturing, with
+ * one of the presser's pieces standing where no piece of his stood: the captured piece, carried
+ * off over a square next to the capture (a ghost, reference §5.5: 5 captures in 35), when the
+ * press arrives. Only a piece of the captured one's identity, next to the capture square.
+ */
+const capturedInHand = (
+  st: RecognitionState,
+  presser: Color,
+  from: (root: number) => SearchOptions,
+): { readonly root: number; readonly members: readonly Explanation[] } | undefined => {
+  for (let root = st.game.length; root >= st.anchor; root--) {
+    const rootPos = positionAt(st, root);
+    if (rootPos.turn !== presser) continue;
+    const stray = st.sensed[presser].diff(st.sensed.unknown).diff(rootPos.board[presser]);
+    if (stray.isEmpty() || stray.size() > 2) continue;
+    for (const ghost of stray) {
+      const piece = pieceAt(st.sensed, ghost);
+      const found = explain(rootPos, withContent(st.sensed, ghost, 'empty'), st.touched, from(root));
+      const members = (found.exactConsistent ? found.exact : []).filter(e => {
+        const reply = e.path[1];
+        const before = e.positions[0];
+        if (e.path.length !== 2 || e.made !== 2 || !reply || !before || !piece) return false;
+        const taken = before.board.get(reply.to);
+        return taken?.color === piece.color && taken.role === piece.role && kingAttacks(reply.to).has(ghost);
+      });
+      if (members.length > 0) return { root, members };
+    }
   }
   return undefined;
 };

@@ -8,12 +8,32 @@
  * 0.15–1.5 s, carlsen.pgn #55 seed 1): White plays b4, Black's king goes from f7 towards e8 and
  * touches down on d7, then White's press arrives. The board shows b4 made and a black king where
  * no king could go: the black king is the reply in hand, not part of White's move.
+ *
+ * And with the piece the reply captured, carried off, registering on a square next to the capture
+ * when the press arrives (a ghost, reference §5.5; the model, fide-womens-world-rapid-2024.pgn
+ * #244 seed 1 at think times of 0.08–0.6 s): White's e2-e4 (resting on e3, touching d4), ...dxe4
+ * at once, the white pawn carried over d4, then White's press. The press made e4 final through
+ * the reply published with it, and was then judged as a press with nothing made: an illegal move.
  */
 import { describe, expect, it } from 'vitest';
+import type { GameEvent } from '../../../src/engine/events.js';
 import { parseScript, runScript } from '../../../src/engine/script/index.js';
 
 const failuresOf = (name: string, text: string): string[] =>
   runScript(parseScript(text, name).unwrap()).flatMap(r => r.failures);
+
+const eventsOf = (name: string, text: string): readonly GameEvent[] =>
+  runScript(parseScript(text, name).unwrap())[0]?.events ?? [];
+
+/** The record as the events leave it (moves and corrections applied in order). */
+const recordOf = (events: readonly GameEvent[]): string[] => {
+  let record: string[] = [];
+  for (const e of events) {
+    if (e.type === 'move') record = [...record.slice(0, e.ply - 1), e.san];
+    if (e.type === 'correction') record = [...record.slice(0, e.fromPly - 1), ...e.moves.map(m => m.san)];
+  }
+  return record;
+};
 
 describe('the reply begun before the press is reported', () => {
   it("...Bxe3+, the bishop taken off e3 by White before Black's press arrives: no 7.5.1", () => {
@@ -75,5 +95,45 @@ describe('the reply begun before the press is reported', () => {
 > alert illegal-move 7.5.1 white
 `;
     expect(failuresOf('illegal-with-reply.cbs', script)).toEqual([]);
+  });
+
+  it('e4, ...dxe4 at once, the captured pawn passing over d4 as the press arrives: e4 dxe4, no alert', () => {
+    const events = eventsOf(
+      'ghost-at-press.cbs',
+      `@edition E23
+@timecontrol 600+5
+@start 6k1/3q1p2/pp2r1pp/1n1p1n2/5B2/3P2PP/1Q2PPBK/1R6 w - - 0 29
+515  e2 -
+812  e3 P
+1150 e3 -
+1400 d4 P
+1716 d4 -
+1817 e4 P
+2037 d5 -
+2170 e4 p
+2244 d4 P
+2297 press white
+2402 d4 -
+2458 press black
+8000 tick
+`,
+    );
+    expect(recordOf(events)).toEqual(['e4', 'dxe4']);
+    expect(events.filter(e => e.type === 'alert')).toEqual([]);
+  });
+
+  it("a piece of the presser's own on a square it cannot reach, next to no capture, is still an illegal move", () => {
+    const script = `@edition E23
+@timecontrol 600+5
+@start 6k1/3q1p2/pp2r1pp/1n1p1n2/5B2/3P2PP/1Q2PPBK/1R6 w - - 0 29
+515  e2 -
+1817 e4 P
+2037 d5 -
+2170 e4 p
+2244 a3 P
+2297 press white
+> alert illegal-move 7.5.1 white
+`;
+    expect(failuresOf('not-a-ghost.cbs', script)).toEqual([]);
   });
 });
