@@ -68,7 +68,9 @@ export const preferRevision = (st: RecognitionState, tipChoice: Group, groups: r
     if (revisions.length === 0) continue;
     if (g.kind === 'exact' && tipChoice.kind === 'partial' && tipChoice.members.every(m => m.made === 0))
       return { ...g, members: revisions };
-    if (tipChoice.kind !== 'exact') continue;
+    // The tip's story keeps the move with nothing made since (pieces only in hand: the reply
+    // taking the moved piece off first) weighs like an exact one against a revision the board showed.
+    if (tipChoice.kind !== 'exact' && !tipChoice.members.every(m => m.made === 0)) continue;
     const shown = revisions.filter(e => {
       const claims = claimedBy(g.kind, e);
       const seen = observedAt(st, g.root, claims);

@@ -136,4 +136,37 @@ describe('the reply begun before the press is reported', () => {
 `;
     expect(failuresOf('not-a-ghost.cbs', script)).toEqual([]);
   });
+
+  it('c5 published, the pawn going on to take on d5, taken off d5 by the reply as the press arrives: cxd5 Nxd5', () => {
+    // The model at think times of 0.08-0.6 s (carlsen.pgn #868 seed 1): c4 rests on c5 (published),
+    // touches e4, takes on d5 (shown standing 0.24 s); Black lifts the pawn off d5 to recapture
+    // before White's press arrives. Read as c5 kept with pieces in hand, the press made the stop
+    // final and Black's Nxd5 became an illegal move.
+    const events = eventsOf(
+      'revision-at-press.cbs',
+      `@edition E23
+@timecontrol 180+2
+@start rn1qkb1r/pbp2ppp/1p2pn2/3p4/2PP4/P1N2N2/1P2PPPP/R1BQKB1R w KQkq - 0 6
+746  c4 -
+1214 c5 P
+1523 c5 -
+1991 e4 P
+2301 e4 -
+2405 d5 -
+2640 d5 P
+2880 d5 -
+2981 press white
+3322 f6 -
+3808 c6 n
+4051 c6 -
+4530 c4 n
+4820 c4 -
+5048 d5 n
+5259 press black
+9000 tick
+`,
+    );
+    expect(recordOf(events)).toEqual(['cxd5', 'Nxd5']);
+    expect(events.filter(e => e.type === 'alert')).toEqual([]);
+  });
 });
