@@ -7,7 +7,7 @@
  *   const pressed = evaluate(st, 950, { kind: 'press', side: 'white' });
  */
 import type { Chess, Color, NormalMove, Role, Square } from 'chessops';
-import { SquareSet, kingAttacks, opposite } from 'chessops';
+import { SquareSet } from 'chessops';
 import { type Gesture, detectGesture, isGestureRisk, isGestureUnderway } from './gesture.js';
 import { makeSanBetween } from '../notation.js';
 import { MAX_ORDERS, type MismatchReason, type MoveOrders, type RecognitionOutput } from './outputs.js';
@@ -16,8 +16,9 @@ import { type Group, chooseGroup, disambiguate, isSupported } from './choose.js'
 import { squareHistory } from './evidence.js';
 import { isReopened, preferRevision, preferStanding, rereadsStop } from './revise.js';
 import { NO_OUTPUTS, type Step, finalizeByPress, publishLine } from './publish.js';
+import { replyInHand } from './pressReply.js';
 import { DEFAULT_MAX_NODES, type Explanation, type SearchOptions, explain } from './search.js';
-import { diffSquares, inferFrom, pieceAt, withContent } from './sensedBoard.js';
+import { diffSquares, inferFrom } from './sensedBoard.js';
 import { type RecognitionState, madeIndexOf, squareList } from './state.js';
 
 export type Trigger =
@@ -343,74 +344,6 @@ const promotionSeen = (st: RecognitionState, square: Square, color: Color): Role
     const e = st.evidence[i];
     if (e?.kind === 'square' && e.square === square && typeof e.piece !== 'string') {
       if (e.piece.color === color && PROMOTABLE.has(e.piece.role)) return e.piece.role;
-    }
-  }
-  return undefined;
-};
-
-/**
- * At `presser`'s press, the board explained with the opponent's identified pieces that stand off
- * the game's squares taken as lifted: from the tip, then from each revisable ply, one move of the
- * presser's that leaves only the opponent's pieces unexplained. That is the presser's move
- * complete and the reply begun before the press was reported (a king set down on d7 on its way to
- * e8, a pawn set on h3 before it is lifted from h2).
- */
-const replyInHand = (
-  st: RecognitionState,
-  presser: Color,
-  from: (root: number) => SearchOptions,
-): { readonly root: number; readonly members: readonly Explanation[] } | undefined => {
-  const opponent = opposite(presser);
-  const theirs = st.sensed[opponent].diff(st.sensed.unknown);
-  for (let root = st.game.length; root >= st.anchor; root--) {
-    const rootPos = positionAt(st, root);
-    if (rootPos.turn !== presser) continue;
-    const moved = theirs.intersect(diffSquares(rootPos.board, st.sensed));
-    if (moved.isEmpty()) continue;
-    let masked = st.sensed;
-    for (const sq of moved) masked = withContent(masked, sq, 'empty');
-    const found = explain(rootPos, masked, st.touched, from(root));
-    const fits = (e: Explanation): boolean => {
-      const after = e.positions[0];
-      if (e.path.length !== 1 || e.made !== 1 || !after) return false;
-      if (e.residual.kind === 'none') return true;
-      return e.residual.kind === 'lifted' && e.residual.squares.diff(after.board[opponent]).isEmpty();
-    };
-    const exact = found.exactConsistent ? found.exact.filter(fits) : [];
-    const partial = found.partialConsistent ? found.partial.filter(fits) : [];
-    const members = exact.length > 0 ? exact : partial;
-    if (members.length > 0) return { root, members };
-  }
-  return capturedInHand(st, presser, from);
-};
-
-/**
- * At `presser`'s press, the board explained by the presser's move and the reply capturing, with
- * one of the presser's pieces standing where no piece of his stood: the captured piece, carried
- * off over a square next to the capture (a ghost, reference §5.5: 5 captures in 35), when the
- * press arrives. Only a piece of the captured one's identity, next to the capture square.
- */
-const capturedInHand = (
-  st: RecognitionState,
-  presser: Color,
-  from: (root: number) => SearchOptions,
-): { readonly root: number; readonly members: readonly Explanation[] } | undefined => {
-  for (let root = st.game.length; root >= st.anchor; root--) {
-    const rootPos = positionAt(st, root);
-    if (rootPos.turn !== presser) continue;
-    const stray = st.sensed[presser].diff(st.sensed.unknown).diff(rootPos.board[presser]);
-    if (stray.isEmpty() || stray.size() > 2) continue;
-    for (const ghost of stray) {
-      const piece = pieceAt(st.sensed, ghost);
-      const found = explain(rootPos, withContent(st.sensed, ghost, 'empty'), st.touched, from(root));
-      const members = (found.exactConsistent ? found.exact : []).filter(e => {
-        const reply = e.path[1];
-        const before = e.positions[0];
-        if (e.path.length !== 2 || e.made !== 2 || !reply || !before || !piece) return false;
-        const taken = before.board.get(reply.to);
-        return taken?.color === piece.color && taken.role === piece.role && kingAttacks(reply.to).has(ghost);
-      });
-      if (members.length > 0) return { root, members };
     }
   }
   return undefined;

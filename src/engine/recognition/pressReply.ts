@@ -1,0 +1,95 @@
+/**
+ * A press that nothing on the board explains, read once more with the reply set aside: the
+ * presser's move complete and the opponent's reply begun before the press message arrived (the
+ * reply's piece set down on its way, a pawn set down before it is lifted, the captured piece
+ * carried over a square next to the capture). Every move is still played from the game's
+ * position, so an illegal move of the presser's is never excused.
+ *
+ *   const reply = replyInHand(st, 'white', root => searchOptionsFrom(root));
+ *   if (reply) decidePartial(st, reply.root, reply.members, now, trigger);
+ */
+import type { Chess, Color } from 'chessops';
+import { kingAttacks, opposite } from 'chessops';
+import { type Explanation, type SearchOptions, explain } from './search.js';
+import { diffSquares, pieceAt, withContent } from './sensedBoard.js';
+import type { RecognitionState } from './state.js';
+
+/** What the reply leaves to be decided: the root and the stories of the presser's move from it. */
+export interface ReplyReading {
+  readonly root: number;
+  readonly members: readonly Explanation[];
+}
+
+const positionOf = (st: RecognitionState, ply: number): Chess => {
+  const pos = st.game.positionView(ply);
+  if (!pos) throw new RangeError(`recognition: no position at ply ${ply}`);
+  return pos;
+};
+
+/**
+ * At `presser`'s press, the board explained with the opponent's identified pieces that stand off
+ * the game's squares taken as lifted: from the tip, then from each revisable ply, one move of the
+ * presser's that leaves only the opponent's pieces unexplained. That is the presser's move
+ * complete and the reply begun before the press was reported (a king set down on d7 on its way to
+ * e8, a pawn set on h3 before it is lifted from h2).
+ */
+export const replyInHand = (
+  st: RecognitionState,
+  presser: Color,
+  from: (root: number) => SearchOptions,
+): ReplyReading | undefined => {
+  const opponent = opposite(presser);
+  const theirs = st.sensed[opponent].diff(st.sensed.unknown);
+  for (let root = st.game.length; root >= st.anchor; root--) {
+    const rootPos = positionOf(st, root);
+    if (rootPos.turn !== presser) continue;
+    const moved = theirs.intersect(diffSquares(rootPos.board, st.sensed));
+    if (moved.isEmpty()) continue;
+    let masked = st.sensed;
+    for (const sq of moved) masked = withContent(masked, sq, 'empty');
+    const found = explain(rootPos, masked, st.touched, from(root));
+    const fits = (e: Explanation): boolean => {
+      const after = e.positions[0];
+      if (e.path.length !== 1 || e.made !== 1 || !after) return false;
+      if (e.residual.kind === 'none') return true;
+      return e.residual.kind === 'lifted' && e.residual.squares.diff(after.board[opponent]).isEmpty();
+    };
+    const exact = found.exactConsistent ? found.exact.filter(fits) : [];
+    const partial = found.partialConsistent ? found.partial.filter(fits) : [];
+    const members = exact.length > 0 ? exact : partial;
+    if (members.length > 0) return { root, members };
+  }
+  return capturedInHand(st, presser, from);
+};
+
+/**
+ * At `presser`'s press, the board explained by the presser's move and the reply capturing, with
+ * one of the presser's pieces standing where no piece of his stood: the captured piece, carried
+ * off over a square next to the capture (a ghost, reference §5.5: 5 captures in 35), when the
+ * press arrives. Only a piece of the captured one's identity, next to the capture square.
+ */
+const capturedInHand = (
+  st: RecognitionState,
+  presser: Color,
+  from: (root: number) => SearchOptions,
+): ReplyReading | undefined => {
+  for (let root = st.game.length; root >= st.anchor; root--) {
+    const rootPos = positionOf(st, root);
+    if (rootPos.turn !== presser) continue;
+    const stray = st.sensed[presser].diff(st.sensed.unknown).diff(rootPos.board[presser]);
+    if (stray.isEmpty() || stray.size() > 2) continue;
+    for (const ghost of stray) {
+      const piece = pieceAt(st.sensed, ghost);
+      const found = explain(rootPos, withContent(st.sensed, ghost, 'empty'), st.touched, from(root));
+      const members = (found.exactConsistent ? found.exact : []).filter(e => {
+        const reply = e.path[1];
+        const before = e.positions[0];
+        if (e.path.length !== 2 || e.made !== 2 || !reply || !before || !piece) return false;
+        const taken = before.board.get(reply.to);
+        return taken?.color === piece.color && taken.role === piece.role && kingAttacks(reply.to).has(ghost);
+      });
+      if (members.length > 0) return { root, members };
+    }
+  }
+  return undefined;
+};
