@@ -17,8 +17,9 @@
  * `--limit N` takes N games spread evenly over the whole corpus; `--dwell L,...` rests L ms ± 20 %
  * (`mix`: 0.3–2 s); `--clock on|off|both`; `--rates key=value,...` overrides any frequency of
  * bench/humanModel/params.ts, and the think, press and travel times as ranges in ms
- * (`thinkMs=150-1500,pressMs=80-600,travelMs=100-400`: blitz hands); `--out DIR` is where failing cases go (default bench/humanModel/out,
- * not committed); `--cases N` caps the case files per level (default 100).
+ * (`thinkMs=150-1500,pressMs=80-600,travelMs=100-400`: blitz hands); `--out DIR` is where failing
+ * cases go (default bench/humanModel/out, not committed); `--cases N` caps the case files per level
+ * (default 100).
  */
 import { fork } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
