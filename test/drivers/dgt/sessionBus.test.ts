@@ -1,7 +1,7 @@
 /**
  * The bus-mode session in virtual time (reference §8): the polling cycle, one stream per board,
  * REPEAT_CHANGES after a checksum error, a board that stops answering and comes back, and a
- * line that is unplugged and returns without losing any change.
+ * line that is unplugged and returns without losing any change, or stays open but silent.
  */
 import { parseSquare } from 'chessops';
 import { TestScheduler } from 'rxjs/testing';
@@ -289,6 +289,34 @@ describe('dgtBusSession$', () => {
     ]);
     expect(eleven[2]).toMatchObject({ square: sq('g1') });
     expect(eleven[3]).toMatchObject({ square: sq('f3') });
+  });
+
+  it('a line that stays open but silent (no board answers) is closed after 5 s and reopened with back-off', () => {
+    // A port can stay open without error after its device went (a killed PTY showed it): only
+    // the silence tells. Every board is muted at 1 s and answers again at 7 s.
+    const rig = runBus(12000, { cycleMs: 200 }, r => {
+      r.ts.schedule(() => ADDRESSES.forEach(a => r.mute.add(a)), 1000);
+      r.ts.schedule(() => r.mute.clear(), 7000);
+    });
+    for (const a of ADDRESSES) {
+      const links = rig.seen.get(a)!.flatMap(o => (o.type === 'link' ? [o] : []));
+      // Each board is lost on its own first (three unanswered requests), then the whole line by
+      // its silence, 5 s after the last byte; reopened 0.5 s later, and connected once answered.
+      expect(links.map(o => o.state)).toEqual([
+        'resynchronising',
+        'connected',
+        'lost',
+        'lost',
+        'resynchronising',
+        'connected',
+      ]);
+      expect(links[2]?.detail).toBe('3 requests unanswered');
+      expect(links[3]).toMatchObject({ detail: 'no bytes from the board for 5000 ms' });
+      expect(links[3]!.at).toBeGreaterThanOrEqual(5900);
+      expect(links[3]!.at).toBeLessThan(6000);
+      expect(links[4]).toMatchObject({ at: links[3]!.at + 500, detail: 'attempt 2' });
+      expect(links[5]!.at).toBeGreaterThanOrEqual(7000);
+    }
   });
 
   it('the commands are well-formed bus commands (§10.5 example)', () => {
