@@ -1,0 +1,69 @@
+/**
+ * The runs of the independent handling model that failed at fast hands (think, press and travel
+ * times swept, docs/benchmarks.md "Fast hands"), played again with their games, seeds and rates:
+ * each must now give the game's record with no alert. The model is deterministic per seed, so
+ * these are the very event streams that raised false 7.5.1 alerts, ended games, or stopped the
+ * record; the engine's own regression tests pin each pattern in a board script.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { judgeRun } from '../../bench/humanModel/judge.js';
+import { defaultParams, dwellOfLevel, withOverrides } from '../../bench/humanModel/params.js';
+import { playGame } from '../../bench/humanModel/play.js';
+import { seededRng } from '../../bench/humanModel/rng.js';
+import { getProfile } from '../../src/engine/editions.js';
+import type { GameEvent, SupervisorInput } from '../../src/engine/events.js';
+import { Game } from '../../src/engine/game.js';
+import { decodePgnBytes, readPgn } from '../../src/engine/pgnRead.js';
+import { runSupervision, startSupervision } from '../../src/engine/supervisor/index.js';
+import { expectedRecord } from '../../src/engine/supervisor/record.js';
+import { sharedPath } from '../support/shared.js';
+
+const STRESSED =
+  'stop=0.3,nextTo=0.3,captureStop=0.4,capturedFirst=25,capturerFirst=10,ghost=0.4,repeatStop=1,adjust=0.1,adjustAfterPress=0.05,blitz=0.3,replyBeforePress=0.1,castleBothInHand=1,epCapturedFirst=1,promoPawnFirst=0.6,slide=0.2,flicker=0.1,placeBeforeLift=0.3';
+const FAST = 'thinkMs=150-1500,pressMs=80-600,travelMs=100-400';
+const FASTER = 'thinkMs=80-600,pressMs=30-300,travelMs=60-250';
+
+/** The game `n` (1-based) of a corpus file, split at its `[Event ` tags as the sweep does. */
+const corpusGame = (file: string, n: number): Game => {
+  const text = decodePgnBytes(readFileSync(sharedPath(`data/pgn/${file}`)));
+  const starts = [...text.matchAll(/^\[Event /gm)].map(m => m.index);
+  const chunk = text.slice(starts[n - 1], starts[n] ?? text.length);
+  const read = readPgn(chunk)[0];
+  if (!read || read.isErr) throw new Error(`${file} #${n}: not readable`);
+  return read.value.game;
+};
+
+const supervise = (startFen: string, inputs: readonly SupervisorInput[]): readonly GameEvent[] => {
+  const { state } = startSupervision(
+    { game: 'g', edition: 'E23', gameType: 'standard', supervision: 'full', startFen },
+    { game: Game.fromFen(startFen).unwrap() },
+  );
+  return runSupervision(state, inputs).events;
+};
+
+describe('fast hands: the runs that once failed', () => {
+  it.each([
+    // A king set down on d7 on its way to e8 as White's press arrived: b4 judged an illegal move.
+    ['carlsen.pgn', 55, true, `${STRESSED},${FAST}`],
+    // A pawn set on h3 before it left h2, after a knight stop revised at the press.
+    ['carlsen.pgn', 1248, true, `${STRESSED},${FAST}`],
+    // c5 published, then cxd5 standing, the pawn lifted off d5 by the reply at the press.
+    ['carlsen.pgn', 868, true, `${STRESSED},${FASTER}`],
+    // The captured pawn passing over d4 as White's press arrived, after e2-e3-d4-e4.
+    ['fide-womens-world-rapid-2024.pgn', 244, true, `${STRESSED},${FASTER}`],
+    ['twic1256.pgn', 14, true, FASTER],
+    // Without a clock: four plies a quarter of a second apart, beyond the tracker's reach.
+    ['kasparov.pgn', 443, false, FAST],
+  ] as const)('%s #%i, clock %s: the record, no alert', (file, n, clock, rates) => {
+    const game = corpusGame(file, n);
+    const want = expectedRecord(game, getProfile('E23', 'standard'));
+    for (const level of ['300', '1500']) {
+      const params = withOverrides(defaultParams, rates, { dwellMs: dwellOfLevel(level) });
+      const played = playGame(game, seededRng(`${file}:${n}:1`), params, { clock });
+      const verdict = judgeRun(supervise(game.start.fen, played.inputs), played.plies, want, { clock });
+      expect(verdict.problems).toEqual([]);
+      expect(verdict.exact).toBe(true);
+    }
+  });
+});
