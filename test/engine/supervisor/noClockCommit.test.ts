@@ -8,20 +8,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { GameEvent } from '../../../src/engine/events.js';
-import { parseScript, runScript } from '../../../src/engine/script/index.js';
+import { publishedSans } from '../../../src/engine/supervisor/record.js';
+import { scriptEvents } from '../../support/boardScript.js';
 
 const run = (script: string): readonly GameEvent[] =>
-  runScript(parseScript(`@edition E23\n${script}`, 'no-clock-commit.cbs').unwrap())[0]?.events ?? [];
-
-/** The record as the events leave it (moves and corrections applied in order). */
-const recordOf = (events: readonly GameEvent[]): string[] => {
-  let record: string[] = [];
-  for (const e of events) {
-    if (e.type === 'move') record = [...record.slice(0, e.ply - 1), e.san];
-    if (e.type === 'correction') record = [...record.slice(0, e.fromPly - 1), ...e.moves.map(m => m.san)];
-  }
-  return record;
-};
+  scriptEvents(`@edition E23\n${script}`, 'no-clock-commit.cbs');
 
 const alertsOf = (events: readonly GameEvent[]): GameEvent[] => events.filter(e => e.type === 'alert');
 
@@ -35,7 +26,7 @@ describe('a reply under way makes the move final only when the board proves it',
 2008 g5 -
 2164 f5 Q
 `);
-    expect(recordOf(events)).toEqual(['Rf5', 'Qxf5']);
+    expect(publishedSans(events)).toEqual(['Rf5', 'Qxf5']);
     expect(alertsOf(events)).toEqual([]);
   });
 
@@ -51,7 +42,7 @@ describe('a reply under way makes the move final only when the board proves it',
 4663 e7 -
 4912 f5 n
 `);
-    expect(recordOf(events)).toEqual(['Qxh6', 'Nf5']);
+    expect(publishedSans(events)).toEqual(['Qxh6', 'Nf5']);
     expect(alertsOf(events)).toEqual([]);
   });
 });

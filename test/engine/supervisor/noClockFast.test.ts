@@ -8,19 +8,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { GameEvent } from '../../../src/engine/events.js';
-import { parseScript, runScript } from '../../../src/engine/script/index.js';
+import { publishedSans } from '../../../src/engine/supervisor/record.js';
+import { scriptEvents } from '../../support/boardScript.js';
 
 const run = (script: string): readonly GameEvent[] =>
-  runScript(parseScript(`@edition E23\n${script}`, 'no-clock-fast.cbs').unwrap())[0]?.events ?? [];
-
-const recordOf = (events: readonly GameEvent[]): string[] => {
-  let record: string[] = [];
-  for (const e of events) {
-    if (e.type === 'move') record = [...record.slice(0, e.ply - 1), e.san];
-    if (e.type === 'correction') record = [...record.slice(0, e.fromPly - 1), ...e.moves.map(m => m.san)];
-  }
-  return record;
-};
+  scriptEvents(`@edition E23\n${script}`, 'no-clock-fast.cbs');
 
 const START = '@start 8/5pp1/3Pk3/7p/2N5/1K4P1/5n1P/8 w - - 0 46';
 
@@ -51,7 +43,7 @@ describe('a game played faster than the settle window, no clock', () => {
 10447 f4 N
 16000 tick
 `);
-    expect(recordOf(events)).toEqual([
+    expect(publishedSans(events)).toEqual([
       'Ne5',
       'Kxd6',
       'Nxf7+',
@@ -81,7 +73,7 @@ describe('a game played faster than the settle window, no clock', () => {
 1599  d5 k
 8000  tick
 `);
-    expect(recordOf(events)).toEqual(['Ne5', 'Kxd6', 'Nxf7+', 'Kd5']);
+    expect(publishedSans(events)).toEqual(['Ne5', 'Kxd6', 'Nxf7+', 'Kd5']);
     expect(events.filter(e => e.type === 'alert')).toEqual([]);
   });
 
@@ -100,6 +92,6 @@ describe('a game played faster than the settle window, no clock', () => {
 850   d5 k
 8000  tick
 `);
-    expect(recordOf(events)).toEqual([]);
+    expect(publishedSans(events)).toEqual([]);
   });
 });

@@ -9,20 +9,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { GameEvent } from '../../../src/engine/events.js';
-import { parseScript, runScript } from '../../../src/engine/script/index.js';
+import { publishedSans } from '../../../src/engine/supervisor/record.js';
+import { scriptEvents } from '../../support/boardScript.js';
 
-const run = (script: string): readonly GameEvent[] =>
-  runScript(parseScript(script, 'no-clock-reply.cbs').unwrap())[0]?.events ?? [];
-
-/** The record as the events leave it (moves and corrections applied in order). */
-const recordOf = (events: readonly GameEvent[]): string[] => {
-  let record: string[] = [];
-  for (const e of events) {
-    if (e.type === 'move') record = [...record.slice(0, e.ply - 1), e.san];
-    if (e.type === 'correction') record = [...record.slice(0, e.fromPly - 1), ...e.moves.map(m => m.san)];
-  }
-  return record;
-};
+const run = (script: string): readonly GameEvent[] => scriptEvents(script, 'no-clock-reply.cbs');
 
 // White's rook rests 1.1 s on f5 (a check) on its way to g5 and stands there 2 s; Black takes it
 // off g5, lifts his rook from b5, rests it on d5 and f5, and lands on g5.
@@ -44,7 +34,7 @@ const ROOK = `@edition E23
 describe('a move without a clock, final once the reply captures it', () => {
   it('Re5-f5-g5, then ...Rb5 taken via d5 and f5 to g5: never revised to Rf5+ Rxf5', () => {
     const events = run(ROOK);
-    expect(recordOf(events)).toEqual(['Rg5', 'Rxg5']);
+    expect(publishedSans(events)).toEqual(['Rg5', 'Rxg5']);
     const revised = events.filter(e => e.type === 'correction' && e.moves.some(m => m.san === 'Rf5+'));
     expect(revised).toEqual([]);
     expect(events.filter(e => e.type === 'alert')).toEqual([]);
@@ -71,7 +61,7 @@ describe('a move without a clock, final once the reply captures it', () => {
 6100 g3 n
 `;
     const events = run(script);
-    expect(recordOf(events)).toEqual(['Qg3+', 'Qxg3', 'Nxg3']);
+    expect(publishedSans(events)).toEqual(['Qg3+', 'Qxg3', 'Nxg3']);
     expect(events.filter(e => e.type === 'correction')).toEqual([]);
     expect(events.filter(e => e.type === 'alert')).toEqual([]);
   });
@@ -85,7 +75,7 @@ describe('a move without a clock, final once the reply captures it', () => {
 `);
     const takeback = events.find(e => e.type === 'correction' && e.reason === 'takeback');
     expect(takeback).toMatchObject({ fromPly: 1, moves: [] });
-    expect(recordOf(events)).toEqual([]);
+    expect(publishedSans(events)).toEqual([]);
     // As every takeback the board shows, it is the arbiter's to confirm (a board mismatch).
     expect(events.flatMap(e => (e.type === 'alert' ? [e.code] : []))).toEqual(['board-mismatch']);
   });

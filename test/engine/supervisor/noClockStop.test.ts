@@ -9,20 +9,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { GameEvent } from '../../../src/engine/events.js';
-import { parseScript, runScript } from '../../../src/engine/script/index.js';
+import { publishedSans } from '../../../src/engine/supervisor/record.js';
+import { scriptEvents } from '../../support/boardScript.js';
 
 const run = (script: string): readonly GameEvent[] =>
-  runScript(parseScript(`@edition E23\n${script}`, 'no-clock-stop.cbs').unwrap())[0]?.events ?? [];
-
-/** The record as the events leave it (moves and corrections applied in order). */
-const recordOf = (events: readonly GameEvent[]): string[] => {
-  let record: string[] = [];
-  for (const e of events) {
-    if (e.type === 'move') record = [...record.slice(0, e.ply - 1), e.san];
-    if (e.type === 'correction') record = [...record.slice(0, e.fromPly - 1), ...e.moves.map(m => m.san)];
-  }
-  return record;
-};
+  scriptEvents(`@edition E23\n${script}`, 'no-clock-stop.cbs');
 
 /** Every move or correction published for `ply` from `after` ms on, as SAN. */
 const publishedFor = (events: readonly GameEvent[], ply: number, after: number): string[] =>
@@ -54,7 +45,7 @@ describe('a capture without a clock, never read back to its stop', () => {
 8340 e2 r
 8505 e2 -
 `);
-    expect(recordOf(events)).toEqual(['Rxe1+', 'Rxe1']);
+    expect(publishedSans(events)).toEqual(['Rxe1+', 'Rxe1']);
     // Once the capture was read (the rook standing on e1), ply 1 is never read back to the stop.
     expect(publishedFor(events, 1, 3187)).toEqual(['Rxe1+']);
     expect(events.filter(e => e.type === 'alert')).toEqual([]);
@@ -76,7 +67,7 @@ describe('a capture without a clock, never read back to its stop', () => {
 7281 b6 -
 7632 b5 P
 `);
-    expect(recordOf(events)).toEqual(['axb5', 'axb5']);
+    expect(publishedSans(events)).toEqual(['axb5', 'axb5']);
     expect(publishedFor(events, 1, 3679)).toEqual(['axb5']);
     expect(events.filter(e => e.type === 'alert')).toEqual([]);
   });
@@ -104,7 +95,7 @@ describe('a capture without a clock, never read back to its stop', () => {
 9284 e4 -
 9815 e4 p
 `);
-    expect(recordOf(events)).toEqual(['Ne4', 'Bxe4', 'dxe4']);
+    expect(publishedSans(events)).toEqual(['Ne4', 'Bxe4', 'dxe4']);
     expect(publishedFor(events, 1, 1606)).toEqual(['Ne4']);
     expect(events.filter(e => e.type === 'alert')).toEqual([]);
   });
@@ -120,7 +111,7 @@ describe('a capture without a clock, never read back to its stop', () => {
 2187 e4 -
 2500 d3 n
 `);
-    expect(recordOf(events)).toEqual(['Nd3']);
+    expect(publishedSans(events)).toEqual(['Nd3']);
     const revised = events.find(e => e.type === 'correction');
     expect(revised).toMatchObject({ fromPly: 1, at: 2800 });
   });

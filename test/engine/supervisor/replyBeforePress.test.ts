@@ -16,24 +16,12 @@
  * the reply published with it, and was then judged as a press with nothing made: an illegal move.
  */
 import { describe, expect, it } from 'vitest';
-import type { GameEvent } from '../../../src/engine/events.js';
 import { parseScript, runScript } from '../../../src/engine/script/index.js';
+import { publishedSans } from '../../../src/engine/supervisor/record.js';
+import { scriptEvents } from '../../support/boardScript.js';
 
 const failuresOf = (name: string, text: string): string[] =>
   runScript(parseScript(text, name).unwrap()).flatMap(r => r.failures);
-
-const eventsOf = (name: string, text: string): readonly GameEvent[] =>
-  runScript(parseScript(text, name).unwrap())[0]?.events ?? [];
-
-/** The record as the events leave it (moves and corrections applied in order). */
-const recordOf = (events: readonly GameEvent[]): string[] => {
-  let record: string[] = [];
-  for (const e of events) {
-    if (e.type === 'move') record = [...record.slice(0, e.ply - 1), e.san];
-    if (e.type === 'correction') record = [...record.slice(0, e.fromPly - 1), ...e.moves.map(m => m.san)];
-  }
-  return record;
-};
 
 describe('the reply begun before the press is reported', () => {
   it("...Bxe3+, the bishop taken off e3 by White before Black's press arrives: no 7.5.1", () => {
@@ -98,8 +86,7 @@ describe('the reply begun before the press is reported', () => {
   });
 
   it('e4, ...dxe4 at once, the captured pawn passing over d4 as the press arrives: e4 dxe4, no alert', () => {
-    const events = eventsOf(
-      'ghost-at-press.cbs',
+    const events = scriptEvents(
       `@edition E23
 @timecontrol 600+5
 @start 6k1/3q1p2/pp2r1pp/1n1p1n2/5B2/3P2PP/1Q2PPBK/1R6 w - - 0 29
@@ -117,8 +104,9 @@ describe('the reply begun before the press is reported', () => {
 2458 press black
 8000 tick
 `,
+      'ghost-at-press.cbs',
     );
-    expect(recordOf(events)).toEqual(['e4', 'dxe4']);
+    expect(publishedSans(events)).toEqual(['e4', 'dxe4']);
     expect(events.filter(e => e.type === 'alert')).toEqual([]);
   });
 
@@ -142,8 +130,7 @@ describe('the reply begun before the press is reported', () => {
     // touches e4, takes on d5 (shown standing 0.24 s); Black lifts the pawn off d5 to recapture
     // before White's press arrives. Read as c5 kept with pieces in hand, the press made the stop
     // final and Black's Nxd5 became an illegal move.
-    const events = eventsOf(
-      'revision-at-press.cbs',
+    const events = scriptEvents(
       `@edition E23
 @timecontrol 180+2
 @start rn1qkb1r/pbp2ppp/1p2pn2/3p4/2PP4/P1N2N2/1P2PPPP/R1BQKB1R w KQkq - 0 6
@@ -165,8 +152,9 @@ describe('the reply begun before the press is reported', () => {
 5259 press black
 9000 tick
 `,
+      'revision-at-press.cbs',
     );
-    expect(recordOf(events)).toEqual(['cxd5', 'Nxd5']);
+    expect(publishedSans(events)).toEqual(['cxd5', 'Nxd5']);
     expect(events.filter(e => e.type === 'alert')).toEqual([]);
   });
 });
