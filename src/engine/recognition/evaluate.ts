@@ -19,7 +19,7 @@ import { NO_OUTPUTS, type Step, finalizeByPress, publishLine } from './publish.j
 import { replyInHand } from './pressReply.js';
 import { DEFAULT_MAX_NODES, type Explanation, type SearchOptions, explain } from './search.js';
 import { diffSquares, inferFrom } from './sensedBoard.js';
-import { type RecognitionState, madeIndexOf, squareList } from './state.js';
+import { type RecognitionState, madeIndexOf, positionAt, squareList } from './state.js';
 
 export type Trigger =
   /** The settle window closed. `release`: a move held back as a possible gesture start is published now. */
@@ -29,12 +29,6 @@ const concat = (
   a: readonly RecognitionOutput[],
   b: readonly RecognitionOutput[],
 ): readonly RecognitionOutput[] => (a.length === 0 ? b : b.length === 0 ? a : [...a, ...b]);
-
-const positionAt = (st: RecognitionState, ply: number): Chess => {
-  const pos = st.game.positionView(ply);
-  if (!pos) throw new RangeError(`recognition: no position at ply ${ply}`);
-  return pos;
-};
 
 /** The board shows the published tip: everything in hand is accounted for. */
 const synced = (st: RecognitionState, at: number): Step => {

@@ -12,7 +12,7 @@ import type { Chess, Color } from 'chessops';
 import { kingAttacks, opposite } from 'chessops';
 import { type Explanation, type SearchOptions, explain } from './search.js';
 import { diffSquares, pieceAt, withContent } from './sensedBoard.js';
-import type { RecognitionState } from './state.js';
+import { type RecognitionState, positionAt } from './state.js';
 
 /** What the reply leaves to be decided: the root and the stories of the presser's move from it. */
 export interface ReplyReading {
@@ -20,11 +20,13 @@ export interface ReplyReading {
   readonly members: readonly Explanation[];
 }
 
-const positionOf = (st: RecognitionState, ply: number): Chess => {
-  const pos = st.game.positionView(ply);
-  if (!pos) throw new RangeError(`recognition: no position at ply ${ply}`);
-  return pos;
-};
+/** The roots a press may be read from: the tip, then each revisable ply, with the presser to move. */
+function* presserRoots(st: RecognitionState, presser: Color): Generator<[number, Chess]> {
+  for (let root = st.game.length; root >= st.anchor; root--) {
+    const pos = positionAt(st, root);
+    if (pos.turn === presser) yield [root, pos];
+  }
+}
 
 /**
  * At `presser`'s press, the board explained with the opponent's identified pieces that stand off
@@ -40,9 +42,7 @@ export const replyInHand = (
 ): ReplyReading | undefined => {
   const opponent = opposite(presser);
   const theirs = st.sensed[opponent].diff(st.sensed.unknown);
-  for (let root = st.game.length; root >= st.anchor; root--) {
-    const rootPos = positionOf(st, root);
-    if (rootPos.turn !== presser) continue;
+  for (const [root, rootPos] of presserRoots(st, presser)) {
     const moved = theirs.intersect(diffSquares(rootPos.board, st.sensed));
     if (moved.isEmpty()) continue;
     let masked = st.sensed;
@@ -73,9 +73,7 @@ const capturedInHand = (
   presser: Color,
   from: (root: number) => SearchOptions,
 ): ReplyReading | undefined => {
-  for (let root = st.game.length; root >= st.anchor; root--) {
-    const rootPos = positionOf(st, root);
-    if (rootPos.turn !== presser) continue;
+  for (const [root, rootPos] of presserRoots(st, presser)) {
     const stray = st.sensed[presser].diff(st.sensed.unknown).diff(rootPos.board[presser]);
     if (stray.isEmpty() || stray.size() > 2) continue;
     for (const ghost of stray) {

@@ -7,7 +7,7 @@
  *   st.game.length;     // 0
  *   st.status.kind;     // 'synced'
  */
-import type { Role, Square } from 'chessops';
+import type { Chess, Role, Square } from 'chessops';
 import { SquareSet } from 'chessops';
 import type { Game } from '../game.js';
 import type { BoardEvent } from './boardEvent.js';
@@ -170,3 +170,10 @@ export const madeIndexOf = (st: RecognitionState, ply: number): number =>
 
 /** Squares as a sorted array, for outputs. */
 export const squareList = (set: SquareSet): Square[] => [...set];
+
+/** The game's position after `ply` plies (a view, not to be changed). */
+export const positionAt = (st: RecognitionState, ply: number): Chess => {
+  const pos = st.game.positionView(ply);
+  if (!pos) throw new RangeError(`recognition: no position at ply ${ply}`);
+  return pos;
+};
