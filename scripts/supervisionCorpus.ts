@@ -160,6 +160,10 @@ const dwellOf = (level: string): readonly [number, number] | undefined =>
     ? undefined
     : [Math.round(Number(level) * 0.8), Math.round(Number(level) * 1.2)];
 
+/** Did the run ask the arbiter to check plies read off a re-read board or told by the clock? */
+const asksArbiter = (events: readonly GameEvent[]): boolean =>
+  events.some(e => (e.type === 'finding' || e.type === 'alert') && e.code === 'arbiter-decision-needed');
+
 /**
  * A downtime run's verdict: problems (empty: it passes) and whether the record was left to the
  * arbiter. Allowed: the lost link's alert, one mismatch for the arbiter; never an end the rules do
@@ -176,9 +180,7 @@ const verifyDowntime = (
   const withdrawn = new Set(events.flatMap(e => (e.type === 'alert-withdrawn' ? [e.alert] : [])));
   const open = events.filter(e => e.type === 'alert' && e.code === 'board-mismatch' && !withdrawn.has(e.seq));
   const orders = open.some(e => e.type === 'alert' && e.evidence?.orders !== undefined);
-  const inferred = events.some(
-    e => (e.type === 'finding' || e.type === 'alert') && e.code === 'arbiter-decision-needed',
-  );
+  const inferred = asksArbiter(events);
   if (!prefix)
     problems.push(
       `moves differ from the game (${got.length} of ${want.sans.length})${inferred ? ', flagged to the arbiter as inferred' : ''}`,
@@ -309,12 +311,7 @@ const runShard = (index: number, count: number): ShardResult => {
               s.endedByDaemon++;
             s.illegalCounts += result.state.illegal.white + result.state.illegal.black;
           }
-          if (
-            cut &&
-            result.events.some(
-              e => (e.type === 'finding' || e.type === 'alert') && e.code === 'arbiter-decision-needed',
-            )
-          ) {
+          if (cut && asksArbiter(result.events)) {
             s.inferred++;
             if (problems.some(p => p.startsWith('moves differ'))) s.inferredWrong++;
           }

@@ -59,13 +59,15 @@ export const withDowntime = (
   let presses = 0;
   let changes = 0;
   let state: 'before' | 'down' | 'after' = 'before';
+  const everyMs = options.clock?.everyMs ?? 1000;
+  const first = events[0]?.at ?? 0;
   const clock = options.clock && {
     ...options.clock,
-    everyMs: options.clock.everyMs ?? 1000,
+    everyMs,
     left: { white: options.clock.baseMs, black: options.clock.baseMs },
     running: 'white' as Color,
-    mark: events[0]?.at ?? 0,
-    next: Math.ceil((events[0]?.at ?? 0) / (options.clock.everyMs ?? 1000)) * (options.clock.everyMs ?? 1000),
+    mark: first,
+    next: Math.ceil(first / everyMs) * everyMs,
   };
   const runTo = (at: number): void => {
     if (!clock) return;
