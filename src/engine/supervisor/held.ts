@@ -182,7 +182,9 @@ export const onMismatch = (tx: Tx, out: MismatchOutput): void => {
     holdAlert(tx, out, () => mismatchAlert(tx, out, out.at));
     return;
   }
-  patch(tx, { irregular: { out, alert: undefined } });
+  // Still irregular, otherwise: an alert already out for it stays (to be withdrawn once set right).
+  const shown = tx.st.irregular?.alert;
+  patch(tx, { irregular: { out, alert: shown && shown.seq > 0 ? shown : undefined } });
 };
 
 /**

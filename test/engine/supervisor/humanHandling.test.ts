@@ -223,6 +223,24 @@ describe('alerts that prove wrong are withdrawn', () => {
     expect(failuresOf('withdrawn-resolved.cbs', script)).toEqual([]);
   });
 
+  it('the same alert stays while the board changes and is still wrong, and is withdrawn once set right', () => {
+    // The bishop goes on to g4, still no square it can reach: one alert, withdrawn at Bc4. Before,
+    // the change dropped the alert from the held board, and it was never withdrawn.
+    const script = `@edition E23
+@moves e4 e5
+0    f1 -
+200  f3 B
+> alert illegal-position 7.5.1 white proven
+5000 f3 -
+5200 g4 B
+7000 g4 -
+7200 c4 B
+> move 3 Bc4
+> withdrawn illegal-position resolved
+`;
+    expect(failuresOf('withdrawn-changed.cbs', script)).toEqual([]);
+  });
+
   it('a proven touch-move alert on a ply the board tracker takes back is withdrawn', () => {
     // S07: the knight touched, e4 played and pressed (4.3.1); then the players set the start
     // position up again and leave it: the ply is taken back, and its alert with it.
