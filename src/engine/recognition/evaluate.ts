@@ -17,6 +17,7 @@ import { squareHistory } from './evidence.js';
 import { isReopened, preferRevision, preferStanding, rereadsStop } from './revise.js';
 import { NO_OUTPUTS, type Step, finalizeByPress, publishLine } from './publish.js';
 import { replyInHand } from './pressReply.js';
+import { resetBoard, showsReset, stayReset } from './reset.js';
 import { DEFAULT_MAX_NODES, type Explanation, type SearchOptions, explain } from './search.js';
 import { diffSquares, inferFrom } from './sensedBoard.js';
 import { type RecognitionState, madeIndexOf, positionAt, squareList } from './state.js';
@@ -350,9 +351,12 @@ const hasSnapshot = (st: RecognitionState): boolean => st.evidence.some(e => e.k
 export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): Step => {
   // Outputs carry the time the judgement could first be made: the end of the settle window.
   const now = trigger.kind === 'press' ? when : Math.min(when, st.lastChangeAt + st.options.settleMs);
+  // The pieces were set up again after the game: nothing on the board is the game's any more.
+  if (st.reset) return stayReset(st);
   const tip = st.game.length;
   const tipPos = positionAt(st, tip);
   if (diffSquares(tipPos.board, st.sensed).isEmpty()) return afterPress(synced(st, now), trigger, now);
+  if (showsReset(st)) return resetBoard(st, now, trigger);
   // What pieces passing through could also show is acted on only once it stands (`confirmMs`).
   const confirmed = trigger.kind === 'settle' && when - st.lastChangeAt >= st.options.confirmMs;
   const confirmAt = st.lastChangeAt + st.options.confirmMs;

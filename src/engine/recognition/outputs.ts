@@ -51,7 +51,9 @@ export type MismatchReason =
   /** No position within reach explains the board. */
   | 'unreachable'
   /** Several sequences of moves explain it; none is chosen (moves are never invented). */
-  | 'ambiguous';
+  | 'ambiguous'
+  /** The pieces stand in the game's start position again: set up after the game (reset.ts). */
+  | 'reset';
 
 /**
  * The move orders that all explain the board, none preferred (a catch-up after a reconnection

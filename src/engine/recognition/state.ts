@@ -45,6 +45,11 @@ export interface RecognitionOptions {
    * at a press. Longer than people rest a piece (0.3–2 s).
    */
   readonly confirmMs: number;
+  /**
+   * Plies a game must have gone before a board showing its start position again is the pieces set
+   * up after the game (reset.ts), not a takeback of the whole game.
+   */
+  readonly resetPlies: number;
   /** Role assumed for a promotion the board cannot identify (occupancy-only boards). */
   readonly promotion: Role;
   /**
@@ -67,6 +72,7 @@ export const DEFAULT_RECOGNITION: RecognitionOptions = {
   catchUpNodes: 30_000,
   gestureHoldMs: 2500,
   confirmMs: 4000,
+  resetPlies: 3,
   promotion: 'queen',
   minReplyMs: 120,
   evidenceCap: 512,
@@ -128,6 +134,11 @@ export interface RecognitionState {
    * since: the tracker looks as far as `catchUpPlies` for the moves made meanwhile.
    */
   readonly catchUp: boolean;
+  /**
+   * The pieces were set up in the start position again after the game (reset.ts): nothing on the
+   * board is read into the game any more, until the arbiter restores a position or records moves.
+   */
+  readonly reset: boolean;
   /** A clock press has been seen: the presses then bound how many plies a reading may add. */
   readonly pressSeen: boolean;
   /** The last ply whose mover pressed his clock after it (the plies after it are at most two). */
@@ -159,6 +170,7 @@ export const startRecognition = (game: Game, options: Partial<RecognitionOptions
     result: undefined,
     awaitSetup: false,
     catchUp: false,
+    reset: false,
     pressSeen: false,
     pressedPly: game.length,
   };

@@ -18,6 +18,7 @@ import { onIllegalPress, onPressWithoutMove, onResolved } from './illegal.js';
 import { judgeAll, judgeUpTo } from './commit.js';
 import { onTouch } from './turn.js';
 import { onCorrection, onMove } from './moves.js';
+import { onReset } from './reset.js';
 import { onUndecided, onUndecidedPress } from './undecided.js';
 import { isUnseenPress, onUnseenPlies } from './unseenPlies.js';
 import { moverOf } from './state.js';
@@ -47,6 +48,10 @@ const onOutput = (tx: Tx, out: RecognitionOutput): void => {
       onPending(tx, out);
       return;
     case 'mismatch':
+      if (out.reason === 'reset') {
+        onReset(tx, out);
+        return;
+      }
       // A board several move orders reach is the arbiter's to order, never an illegal position.
       if (out.orders) {
         // After a re-read at once; in play only once the board stays so (it may be pieces moving).
@@ -73,6 +78,8 @@ const onOutput = (tx: Tx, out: RecognitionOutput): void => {
 
 /** The clock side of a press, after recognition judged the board. */
 const afterPress = (tx: Tx, side: Color, at: number, outputs: readonly RecognitionOutput[]): void => {
+  // The pieces were set up again after the game (reset.ts): a press completes nothing.
+  if (tx.st.rec.reset) return;
   const illegal = outputs.find(o => o.type === 'mismatch' && o.trigger === 'press');
   if (illegal?.type === 'mismatch') {
     if (illegal.orders) onUndecidedPress(tx, side, at, illegal);

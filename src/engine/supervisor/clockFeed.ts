@@ -175,9 +175,15 @@ const lastPeriodOf = (st: SupervisorState, side: Color, at: number): boolean => 
  * the clock's zero is a reading for the arbiter, never a result decided alone.
  */
 /** Why a flag at 0:00 was not seen to fall, as the key of its sentence; undefined when it was. */
-type UnseenFlag = 'flag.unseen_link_down' | 'flag.unseen_log' | 'flag.unseen_mismatch' | 'flag.unseen_gap';
+type UnseenFlag =
+  | 'flag.unseen_link_down'
+  | 'flag.unseen_log'
+  | 'flag.unseen_mismatch'
+  | 'flag.unseen_gap'
+  | 'flag.unseen_reset';
 
 const unseenFlag = (st: SupervisorState, at: number): UnseenFlag | undefined => {
+  if (st.rec.reset) return 'flag.unseen_reset';
   if (st.linkLost) return 'flag.unseen_link_down';
   if (st.recovering) return 'flag.unseen_log';
   if (st.rec.undecided || st.inferred === 'contradicted') return 'flag.unseen_mismatch';
@@ -194,6 +200,8 @@ const UNSEEN_WHY: { readonly [K in UnseenFlag]: string } = {
   'flag.unseen_mismatch': 'the board does not show the game yet (a board mismatch is open)',
   'flag.unseen_gap':
     'it fell while the daemon did not see the game (a lost link or a restart), or is the first reading since',
+  'flag.unseen_reset':
+    'the pieces had been set up in the starting position again before it fell (the game was over on the board)',
 };
 
 /** Decides the flag of `side` fallen at `at` (once). `claimed`: the opponent claims it (claim-only regimes). */

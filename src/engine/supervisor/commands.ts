@@ -87,9 +87,10 @@ const restore = (tx: Tx, ply: number, at: number): void => {
   const { game } = tx.st.rec;
   if (!Number.isInteger(ply) || ply < 0 || ply > game.length) return;
   const cut = game.truncate(ply).unwrap();
+  // The board still shows the plies taken back, or was set up again after the game (reset.ts): it
+  // is read again once set up to the position.
+  if (ply < game.length || tx.st.rec.reset) rebase(tx, cut, { awaitSetup: true });
   if (ply < game.length) {
-    // The board still shows the plies taken back: it is read again once set up to the position.
-    rebase(tx, cut, { awaitSetup: true });
     patch(tx, {
       plies: tx.st.plies.slice(0, ply + 1),
       completed: { white: Math.min(tx.st.completed.white, ply), black: Math.min(tx.st.completed.black, ply) },

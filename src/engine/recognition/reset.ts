@@ -1,0 +1,104 @@
+/**
+ * The pieces set up again after the game. A board that shows the game's start position once the
+ * game has gone `resetPlies` plies or more past it is the players clearing the board after a result the
+ * board cannot see (a resignation, an agreed draw), or the arbiter starting the game again: never
+ * a takeback of the whole game (only the arbiter restores a position, 7.5.1), and never an illegal
+ * move at a press. The record is kept, except the last plies nobody pressed for that were the
+ * first pieces going home (the loser's knight taken back to g8 reads as ...Ng8). From then on nothing on the board is read into the game (players going over the game
+ * again on the same board), until the arbiter restores a position or records moves (a fresh
+ * recogniser), or enters the result.
+ *
+ *   if (showsReset(st)) return resetBoard(st, now, trigger);
+ */
+import { diffSquares } from './sensedBoard.js';
+import type { RecognitionOutput } from './outputs.js';
+import { NO_OUTPUTS, type Step, publishLine } from './publish.js';
+import { type RecognitionState, positionAt, squareList } from './state.js';
+import type { Trigger } from './evaluate.js';
+
+/**
+ * Does the board show the game's start position, `resetPlies` plies or more before the tip? (The
+ * latest ply that shows it counts: a knight shuffle back to the start position at ply 4, then e4
+ * taken back, is a takeback of one ply.)
+ */
+export const showsReset = (st: RecognitionState): boolean => {
+  const tip = st.game.length;
+  if (st.reset || st.awaitSetup || tip < st.options.resetPlies) return false;
+  const start = st.game.positionView(0);
+  if (!start || !diffSquares(start.board, st.sensed).isEmpty()) return false;
+  for (let ply = tip - 1; ply > tip - st.options.resetPlies; ply--) {
+    const pos = st.game.positionView(ply);
+    if (pos && diffSquares(pos.board, st.sensed).isEmpty()) return false;
+  }
+  return true;
+};
+
+/**
+ * The plies kept: the last plies nobody pressed for that took a piece to its square of the start
+ * position and stood less than `confirmMs` before the board changed again go (the first pieces
+ * taken home: the loser's knight back on g8 reads as ...Ng8, the winner's on g1 as Ng1). Any other
+ * ply stays, and every ply before it: a move made with a draw offer, a quick last move of a game
+ * without a clock.
+ */
+const pliesKept = (st: RecognitionState): number => {
+  const tip = st.game.length;
+  const start = st.game.positionView(0)?.board;
+  const madeAt = (ply: number): number | undefined => st.game.moveAt(ply)?.at;
+  const tipAt = madeAt(tip);
+  const afterTip =
+    tipAt === undefined ? undefined : st.evidence.find(e => e.kind === 'square' && e.at > tipAt)?.at;
+  const home = (ply: number): boolean => {
+    const move = st.game.moveAt(ply)?.move;
+    if (!start || !move || !('from' in move)) return false;
+    const piece = st.game.positionView(ply)?.board.get(move.to);
+    const there = start.get(move.to);
+    return (
+      piece !== undefined && there !== undefined && piece.role === there.role && piece.color === there.color
+    );
+  };
+  let keep = tip;
+  for (let ply = tip; ply > st.pressedPly; ply--) {
+    const at = madeAt(ply);
+    const next = ply === tip ? afterTip : madeAt(ply + 1);
+    if (at === undefined || next === undefined || next - at >= st.options.confirmMs || !home(ply)) break;
+    keep = ply - 1;
+  }
+  return keep;
+};
+
+/** The board set up again: the record kept (but for the plies of pliesKept), the board left out of the game. */
+export const resetBoard = (st: RecognitionState, at: number, trigger: Trigger): Step => {
+  const keep = pliesKept(st);
+  const cut = keep < st.game.length ? publishLine(st, keep, [], [], at, 'revision', true) : undefined;
+  const base = cut?.state ?? st;
+  const squares = diffSquares(positionAt(base, base.game.length).board, base.sensed);
+  const state: RecognitionState = {
+    ...base,
+    anchor: Math.min(base.anchor, keep),
+    pressedPly: Math.min(base.pressedPly, keep),
+    reset: true,
+    undecided: undefined,
+    catchUp: false,
+    hand: [],
+    dirty: false,
+    status: { kind: 'mismatch', squares, reason: 'reset' },
+    report: 'reset',
+    mismatchOpen: true,
+  };
+  const out: RecognitionOutput = {
+    type: 'mismatch',
+    at,
+    ply: base.game.length,
+    squares: squareList(squares),
+    reason: 'reset',
+    trigger: trigger.kind,
+    ...(trigger.kind === 'press' ? { side: trigger.side } : {}),
+  };
+  return { state, outputs: [...(cut?.outputs ?? NO_OUTPUTS), out] };
+};
+
+/** After a reset: the board changes nothing (a press neither). */
+export const stayReset = (st: RecognitionState): Step => ({
+  state: { ...st, dirty: false },
+  outputs: NO_OUTPUTS,
+});
