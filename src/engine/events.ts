@@ -267,6 +267,13 @@ export interface GameSettings {
   readonly chess960?: boolean;
   /** PGN TimeControl form ('5400+30', '40/5400+30:1800+30'); no clock model when absent. */
   readonly timeControl?: string;
+  /**
+   * Whether the board has a clock connected (default: yes when there is a time control). False
+   * for a board that reports squares only: its game follows the rules of a game without a clock
+   * until a press or a reading shows one, and the clock model's times are neither published nor
+   * decide a flag.
+   */
+  readonly clock?: boolean;
   /** Art. 4 alerts only advise the arbiter ('advise', default) or apply their consequences ('enforce'). */
   readonly art4Mode?: 'advise' | 'enforce';
   /** The board sees occupancy only (role unknown). */

@@ -177,7 +177,15 @@ const applySetup = <S>(
       clock: params.clock === true,
       ...(side === undefined ? {} : { whiteSide: side }),
     };
-    return { ...run, map: { ...run.map, options, whiteSide: run.map.whiteSide ?? options.whiteSide } };
+    const mapped = {
+      ...run,
+      map: { ...run.map, options, whiteSide: run.map.whiteSide ?? options.whiteSide },
+    };
+    // A board without a clock: the game follows the rules of one without (GameSettings.clock),
+    // whatever the hall's time control; told to the supervisor before it has published anything.
+    if (run.seq > 0 || (run.settings.clock ?? true) === options.clock) return mapped;
+    const settings = { ...run.settings, clock: options.clock };
+    return { ...mapped, settings, sup: engine.start(settings).state };
   }
   if (run.seq > 0) return run;
   let settings = run.settings;

@@ -45,11 +45,16 @@ export const makeClockModel = (
   return clock.value;
 };
 
-/** Remaining times now, from the model or the last reading. */
+/**
+ * Remaining times now, from the model or the last reading; none on a board without a clock
+ * (GameSettings.clock false) before it has shown one (a press or a reading): the model's times
+ * there are a guess.
+ */
 export const clocksAt = (
   st: SupervisorState,
   at: number,
 ): { readonly whiteMs: number; readonly blackMs: number } | undefined => {
+  if (st.settings.clock === false && !st.pressSeen && st.reading === undefined) return undefined;
   if (st.clock) {
     const r = readClock(st.clock, Math.max(at, st.clock.mark)).remaining;
     return { whiteMs: r.white, blackMs: r.black };
@@ -300,6 +305,9 @@ export const decideFlagOf = (
 export const checkFlags = (tx: Tx, upTo: number): void => {
   const st = tx.st;
   if (st.ended) return;
+  // A time control alone proves no clock: on a board without one (no press, no reading) the
+  // model's times are a guess, and a flag from them would be a result the board never showed.
+  if (!st.pressSeen && st.reading === undefined) return;
   if (st.clock) {
     const c = st.clock;
     if (c.phase !== 'running') return;

@@ -142,9 +142,15 @@ const moverDone = (tx: Tx): boolean => {
   return isRemovalOnly(tip.board, rec.sensed, diff) && diff.subsetOf(tip.board[tip.turn]);
 };
 
-/** Is the game played with a clock (a time control, a physical clock's readings, or presses seen)? */
+/**
+ * Is the game played with a clock (a physical clock's readings, presses seen, or a time control on
+ * a board with a clock)? A hall's boards without a clock have the tournament's time control too
+ * (GameSettings.clock false): nothing there marks a move complete until the reply.
+ */
 export const isClocked = (tx: Tx): boolean =>
-  tx.st.settings.timeControl !== undefined || tx.st.reading !== undefined || tx.st.pressSeen;
+  tx.st.reading !== undefined ||
+  tx.st.pressSeen ||
+  (tx.st.settings.timeControl !== undefined && tx.st.settings.clock !== false);
 
 /**
  * The last move, left quiet on the board for `quietMs` with its mover done, is final when it ends

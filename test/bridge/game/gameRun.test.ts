@@ -115,4 +115,16 @@ describe('the game reducer over journal records', () => {
     expect(r.run.ended).toBe(true);
     expect(nextWakeAt(r.run)).toBeUndefined();
   });
+  it('on a board without a clock, the time control alone never ends the game by flag nor times its moves', () => {
+    // The hall's time control is 5 min; the board reports squares only (no clock, no press). The
+    // daemon's clock model used to run White's time down from the first move and end the game
+    // 0-1 "on time" after five minutes; the moves carried its made-up times.
+    const squaresOnly = recordsOf(observations.filter(o => o.type !== 'clock')).map(r =>
+      r.type === 'command' ? { ...r, params: { board: 'b1', clock: false, driver: 'dgt' } } : r,
+    );
+    const { events } = live(squaresOnly, end + 20 * 60_000);
+    expect(publishedSans(events)).toEqual(OPERA);
+    expect(events.filter(e => e.type === 'end' || e.type === 'alert')).toEqual([]);
+    expect(events.some(e => e.type === 'move' && e.clocks !== undefined)).toBe(false);
+  });
 });
