@@ -45,6 +45,7 @@ const synced = (st: RecognitionState, at: number): Step => {
     undecided: undefined,
     awaitSetup: false,
     catchUp: false,
+    shown: true,
     dirty: false,
     // Set up again after an arbiter's restore (seen at a settle, after a re-read): see step.ts.
     ...(st.awaitSetup ? { evidence: [], made: [], lastChange: -1, touched: SquareSet.empty() } : {}),
@@ -286,8 +287,13 @@ const waitForConfirm = (st: RecognitionState): Step => ({
   outputs: NO_OUTPUTS,
 });
 
-/** Does the board show the position of an earlier ply before the anchor? */
+/**
+ * Does the board show the position of an earlier ply before the anchor? Not on a board that has
+ * not shown the game's line yet (moves the arbiter recorded, the pieces not set up to them): it
+ * takes nothing back.
+ */
 const isTakeback = (st: RecognitionState): boolean => {
+  if (!st.shown) return false;
   for (let ply = st.anchor - 1; ply >= 0; ply--) {
     const pos = st.game.positionView(ply);
     if (pos && diffSquares(pos.board, st.sensed).isEmpty()) return true;
@@ -297,6 +303,7 @@ const isTakeback = (st: RecognitionState): boolean => {
 
 /** The latest earlier ply (before the anchor) whose position the board shows. */
 const takeback = (st: RecognitionState, now: number, trigger: Trigger): Step | undefined => {
+  if (!st.shown) return undefined;
   let found = -1;
   let count = 0;
   for (let ply = st.anchor - 1; ply >= 0; ply--) {

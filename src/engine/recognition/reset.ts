@@ -23,7 +23,7 @@ import type { Trigger } from './evaluate.js';
  */
 export const showsReset = (st: RecognitionState): boolean => {
   const tip = st.game.length;
-  if (st.reset || st.awaitSetup || tip < st.options.resetPlies) return false;
+  if (st.reset || st.awaitSetup || !st.shown || tip < st.options.resetPlies) return false;
   const start = st.game.positionView(0);
   if (!start || !diffSquares(start.board, st.sensed).isEmpty()) return false;
   for (let ply = tip - 1; ply > tip - st.options.resetPlies; ply--) {

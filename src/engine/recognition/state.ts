@@ -139,6 +139,12 @@ export interface RecognitionState {
    * board is read into the game any more, until the arbiter restores a position or records moves.
    */
   readonly reset: boolean;
+  /**
+   * The board has shown the game's line since this recogniser started (assumed at the start; not
+   * after the arbiter moved the record onto a line the board does not show, until it does): only
+   * then is its start position again the pieces set up after the game (reset.ts).
+   */
+  readonly shown: boolean;
   /** A clock press has been seen: the presses then bound how many plies a reading may add. */
   readonly pressSeen: boolean;
   /** The last ply whose mover pressed his clock after it (the plies after it are at most two). */
@@ -171,6 +177,7 @@ export const startRecognition = (game: Game, options: Partial<RecognitionOptions
     awaitSetup: false,
     catchUp: false,
     reset: false,
+    shown: true,
     pressSeen: false,
     pressedPly: game.length,
   };

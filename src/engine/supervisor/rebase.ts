@@ -33,6 +33,7 @@ export const rebase = (tx: Tx, game: Game, options: { readonly awaitSetup?: bool
       report: `mismatch:unreachable:${squares.lo}:${squares.hi}`,
       mismatchOpen: true,
       awaitSetup: options.awaitSetup === true,
+      shown: false,
       // A board ahead of the new line (play went on) is searched as far as after a re-read, at once.
       catchUp: options.awaitSetup !== true,
       dirty: options.awaitSetup !== true,

@@ -131,4 +131,11 @@ describe('the pieces set up again after the game', () => {
     expect(publishedSans(events)).toEqual([]);
     expect(events.some(e => e.type === 'correction' && e.reason === 'takeback')).toBe(true);
   });
+  it('moves the arbiter recorded, with the pieces still in the starting position, are no reset nor taken back', () => {
+    // The board never showed the recorded line (a game kept from the scoresheet). Before, the
+    // board's start position was read as a takeback of the arbiter's moves after the quiet time.
+    const events = run(`0 arbiter moves 0 e4 e5 Nf3\n20000 tick\n`);
+    expect(publishedSans(events)).toEqual(['e4', 'e5', 'Nf3']);
+    expect(alerts(events)).toEqual([]);
+  });
 });
