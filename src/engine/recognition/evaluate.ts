@@ -127,25 +127,35 @@ const afterPress = (step: Step, trigger: Trigger, now: number, pending?: Pending
 };
 
 /**
- * Was the revisable last ply a king move onto a square a king of the gesture now stands on, with
- * no clock press since it was made? Then it was the first half of the gesture, never a move. Any
- * other last move (a queen to e4 that the gesture then takes off) was made and stays; so does a
- * king move followed by a press, whichever side the press is read as (the mover completed it).
+ * How many of the last plies were the gesture's way, never moves: revisable king moves with no
+ * clock press since they were made (the first king set down on the centre; a king set down on its
+ * way there, on a square it could go to: Ke2 on the way from e1 to e4, then ...Kd7 on the way to
+ * d5). Any other last move (a queen to e4 that the gesture then takes off) was made and stays; so
+ * does a king move followed by a press, whichever side the press is read as (the mover completed
+ * it), and every ply before it.
  */
-const isGestureHalf = (st: RecognitionState, gesture: Gesture): boolean => {
+const gesturePlies = (st: RecognitionState): number => {
   const tip = st.game.length;
-  const last = st.game.moveAt(tip);
-  if (tip <= st.anchor || !last || !('from' in last.move)) return false;
-  const { from, to } = last.move;
-  if (to !== gesture.whiteKing && to !== gesture.blackKing) return false;
-  if (positionAt(st, tip - 1).board.get(from)?.role !== 'king') return false;
-  return !st.evidence.slice(madeIndexOf(st, tip) + 1).some(e => e.kind === 'press');
+  // With a clock, a king's way made final by the other king's way on top (Ke2, then ...Kd7) was
+  // never pressed for either.
+  const floor = st.pressSeen ? Math.min(st.anchor, st.pressedPly) : st.anchor;
+  let count = 0;
+  for (let ply = tip; ply > floor; ply--) {
+    const last = st.game.moveAt(ply);
+    if (!last || !('from' in last.move)) break;
+    if (positionAt(st, ply - 1).board.get(last.move.from)?.role !== 'king') break;
+    if (st.evidence.slice(madeIndexOf(st, ply) + 1).some(e => e.kind === 'press')) break;
+    count++;
+  }
+  return count;
 };
 
 const gestureEnd = (st: RecognitionState, gesture: Gesture, at: number): Step => {
-  // A king move onto the centre just before: the first half of the gesture, never a move.
-  const base: Step = isGestureHalf(st, gesture)
-    ? publishLine(st, st.game.length - 1, [], [], at, 'gesture')
+  const way = gesturePlies(st);
+  const root = st.game.length - way;
+  const cut = way > 0 ? publishLine(st, root, [], [], at, 'gesture') : undefined;
+  const base: Step = cut
+    ? { state: { ...cut.state, anchor: Math.min(cut.state.anchor, root) }, outputs: cut.outputs }
     : { state: st, outputs: NO_OUTPUTS };
   const out: RecognitionOutput = { type: 'result', at, ply: base.state.game.length, ...gesture };
   const state: RecognitionState = {

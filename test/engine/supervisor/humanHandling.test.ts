@@ -174,6 +174,55 @@ describe('kings near the centre', () => {
 `;
     expect(failuresOf('gesture-stands.cbs', script)).toEqual([]);
   });
+
+  it('a king set down on its way to the centre, on a square it could go to, is no move at the gesture', () => {
+    // After the last press White's king rests on e2 (Ke2 is legal) on its way from e1 to e4, and
+    // Black's on d7 (...Kd7 too) on its way to d5: both were published, neither was a move (the
+    // king moves invented at game end by other software). Before, only a king move onto the centre itself was
+    // taken back, and Ke2 ...Kd7 stayed in the record.
+    const script = `@edition E23
+@timecontrol 5400+30
+@start r3k3/pp6/8/8/8/8/PP6/R3K3 w - - 0 40
+0     a2 -
+300   a3 P
+> move 1 a3
+500   press white
+2000  a7 -
+2300  a6 p
+> move 2 a6
+2500  press black
+10000 e1 -
+10400 e2 K
+> move 3 Ke2
+11000 e8 -
+11400 d7 k
+> move 4 Kd7
+12000 e2 -
+12400 e4 K
+13000 d7 -
+13400 d5 k
+> correction 3 gesture
+> end 1-0 gesture 10.1
+`;
+    expect(failuresOf('gesture-way.cbs', script)).toEqual([]);
+  });
+
+  it('a king move pressed for before the gesture stays', () => {
+    const script = `@edition E23
+@timecontrol 5400+30
+@start r3k3/pp6/8/8/8/8/PP6/R3K3 w - - 0 40
+0     e1 -
+300   e2 K
+> move 1 Ke2
+500   press white
+10000 e2 -
+10400 e4 K
+11000 e8 -
+11400 d5 k
+> end 1-0 gesture 10.1
+`;
+    expect(failuresOf('gesture-after-move.cbs', script)).toEqual([]);
+  });
 });
 
 describe('a move that ends the game is judged once it is final', () => {
