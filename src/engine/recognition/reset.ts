@@ -1,12 +1,13 @@
 /**
  * The pieces set up again after the game. A board that shows the game's start position once the
- * game has gone `resetPlies` plies or more past it is the players clearing the board after a result the
- * board cannot see (a resignation, an agreed draw), or the arbiter starting the game again: never
- * a takeback of the whole game (only the arbiter restores a position, 7.5.1), and never an illegal
- * move at a press. The record is kept, except the last plies nobody pressed for that were the
- * first pieces going home (the loser's knight taken back to g8 reads as ...Ng8). From then on nothing on the board is read into the game (players going over the game
- * again on the same board), until the arbiter restores a position or records moves (a fresh
- * recogniser), or enters the result.
+ * game has gone `resetPlies` plies or more past it is the players clearing the board after a
+ * result the board cannot see (a resignation, an agreed draw), or the arbiter starting the game
+ * again: never a takeback of the whole game (only the arbiter restores a position, 7.5.1), and
+ * never an illegal move at a press. The record is kept, except the last plies nobody pressed for
+ * that were the first pieces going home (the loser's knight taken back to g8 reads as ...Ng8).
+ * From then on nothing on the board is read into the game (players going over the game again on
+ * the same board), until the arbiter restores a position or records moves (a fresh recogniser),
+ * or enters the result.
  *
  *   if (showsReset(st)) return resetBoard(st, now, trigger);
  */
@@ -66,7 +67,7 @@ const pliesKept = (st: RecognitionState): number => {
   return keep;
 };
 
-/** The board set up again: the record kept (but for the plies of pliesKept), the board left out of the game. */
+/** The board set up again: the record kept (but for pliesKept), the board left out of the game. */
 export const resetBoard = (st: RecognitionState, at: number, trigger: Trigger): Step => {
   const keep = pliesKept(st);
   const cut = keep < st.game.length ? publishLine(st, keep, [], [], at, 'revision', true) : undefined;
