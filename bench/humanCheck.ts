@@ -15,7 +15,9 @@
  *   npx tsx bench/humanCheck.ts --replay bench/humanModel/cases/some-case.json
  *
  * `--limit N` takes N games spread evenly over the whole corpus; `--dwell L,...` rests L ms ± 20 %
- * (`mix`: 0.3–2 s); `--clock on|off|both`; `--rates key=value,...` overrides any frequency of
+ * (`mix`: 0.3–2 s); `--clock on|off|both` (on: presses, under a 90 min + 30 s time control, as a
+ * daemon's board with a clock; off: no press, no time control); `--quiet MS` the quiet time (config
+ * `laws.quietSeconds`, default 4 s); `--rates key=value,...` overrides any frequency of
  * bench/humanModel/params.ts, and the think, press and travel times as ranges in ms
  * (`thinkMs=150-1500,pressMs=80-600,travelMs=100-400`: blitz hands); `--out DIR` is where failing
  * cases go (default bench/humanModel/out, not committed); `--cases N` caps the case files per level
@@ -58,10 +60,17 @@ const { values } = parseArgs({
     verbose: { type: 'boolean', default: false },
     report: { type: 'boolean', default: false },
     shared: { type: 'string' },
+    quiet: { type: 'string' },
   },
 });
 
 const root = resolve(import.meta.dirname, '..');
+/** The time control of the runs with a clock: classical, so the model's thinking never flags. */
+const TIME_CONTROL = '5400+30';
+/** The quiet time (GameSettings.quietMs, config `laws.quietSeconds`); the default when absent. */
+const quietMs = values.quiet === undefined ? undefined : Number(values.quiet);
+if (quietMs !== undefined && !(quietMs >= 2500 && quietMs <= 60_000))
+  throw new TypeError(`--quiet: the quiet time in ms, 2500 to 60000, got ${values.quiet ?? ''}`);
 const shared = values.shared ?? process.env.CHESSBRIDGE_SHARED ?? resolve(root, '..', 'shared');
 const dir = join(shared, 'data', 'pgn');
 const profile = getProfile('E23', 'standard');
@@ -153,10 +162,23 @@ const classOf = (v: RunVerdict, plies: readonly PlyTrace[]): string => {
   return `${issue.kind} | ${tags.length > 0 ? tags.join('+') : 'plain'}`;
 };
 
-const supervise = (startFen: string, inputs: readonly SupervisorInput[]): GameEvent[] => {
+/**
+ * The run as the daemon supervises it: with a clock, under the hall's time control (every daemon
+ * game has one; its board's clock is known from the start, as GameSettings.clock says); without
+ * one, as a board that has no clock (the no-clock rules).
+ */
+const supervise = (startFen: string, inputs: readonly SupervisorInput[], clock: boolean): GameEvent[] => {
   const start = Game.fromFen(startFen).unwrap();
   const { state } = startSupervision(
-    { game: 'g', edition: 'E23', gameType: 'standard', supervision: 'full', startFen },
+    {
+      game: 'g',
+      edition: 'E23',
+      gameType: 'standard',
+      supervision: 'full',
+      startFen,
+      ...(clock ? { timeControl: TIME_CONTROL } : {}),
+      ...(quietMs === undefined ? {} : { quietMs }),
+    },
     { game: start },
   );
   return runSupervision(state, inputs).events;
@@ -199,7 +221,7 @@ const runShard = (index: number, count: number): Record<string, Row> => {
             const params = withOverrides(defaultParams, values.rates, { dwellMs: dwellOfLevel(level) });
             const played = playGame(game, seededRng(`${file}:${ci + 1}:${seed}`), params, { clock });
             const t0 = process.cpuUsage();
-            const events = supervise(startFen, played.inputs);
+            const events = supervise(startFen, played.inputs, clock);
             const used = process.cpuUsage(t0);
             row.seconds += (used.user + used.system) / 1e6;
             row.sensorEvents += played.sensorEvents;
@@ -315,7 +337,7 @@ const report = (rows: Record<string, Row>, seconds: number): void => {
 
 const replay = (path: string): void => {
   const c = readCase(path);
-  const events = supervise(c.startFen, c.inputs);
+  const events = supervise(c.startFen, c.inputs, c.clock);
   const v = judgeRun(events, c.plies, c.want, { clock: c.clock });
   console.log(
     `${c.file} game ${c.game} seed ${c.seed} dwell ${c.dwell}${c.clock ? '' : ' no clock'}: ${v.exact ? 'exact' : classOf(v, c.plies)}`,
