@@ -138,4 +138,14 @@ describe('the pieces set up again after the game', () => {
     expect(publishedSans(events)).toEqual(['e4', 'e5', 'Nf3']);
     expect(alerts(events)).toEqual([]);
   });
+  it('set up while the link was down: the board read back in the starting position is the same, not a takeback', () => {
+    const events = run(
+      `${PRESSED}15000 lost\n40000 back\n40100 snapshot rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\n70000 tick\n`,
+    );
+    expect(publishedSans(events)).toEqual(RECORD);
+    expect(alerts(events)).toEqual([
+      ['board-missing', 'board.link_lost'],
+      ['arbiter-decision-needed', 'board.reset'],
+    ]);
+  });
 });
