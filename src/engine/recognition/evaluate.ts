@@ -20,11 +20,9 @@ import { replyInHand } from './pressReply.js';
 import { resetBoard, showsReset, stayReset } from './reset.js';
 import { DEFAULT_MAX_NODES, type Explanation, type SearchOptions, explain } from './search.js';
 import { diffSquares, inferFrom } from './sensedBoard.js';
-import { type RecognitionState, madeIndexOf, positionAt, squareList } from './state.js';
+import { type RecognitionState, type Trigger, madeIndexOf, positionAt, squareList } from './state.js';
 
-export type Trigger =
-  /** The settle window closed. `release`: a move held back as a possible gesture start is published now. */
-  { readonly kind: 'settle'; readonly release?: boolean } | { readonly kind: 'press'; readonly side: Color };
+export type { Trigger } from './state.js';
 
 const concat = (
   a: readonly RecognitionOutput[],

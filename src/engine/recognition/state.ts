@@ -7,7 +7,7 @@
  *   st.game.length;     // 0
  *   st.status.kind;     // 'synced'
  */
-import type { Chess, Role, Square } from 'chessops';
+import type { Chess, Color, Role, Square } from 'chessops';
 import { SquareSet } from 'chessops';
 import type { Game } from '../game.js';
 import type { BoardEvent } from './boardEvent.js';
@@ -78,6 +78,11 @@ export const DEFAULT_RECOGNITION: RecognitionOptions = {
   evidenceCap: 512,
   occupancyOnly: false,
 };
+
+/** What makes the board be judged. */
+export type Trigger =
+  /** The settle window closed. `release`: a move held back as a possible gesture start is published now. */
+  { readonly kind: 'settle'; readonly release?: boolean } | { readonly kind: 'press'; readonly side: Color };
 
 /** How the board relates to the game right now. */
 export type BoardStatus =
