@@ -11,16 +11,29 @@
  *
  *   if (showsReset(st)) return resetBoard(st, now, trigger);
  */
-import { diffSquares } from './sensedBoard.js';
+import type { Chess } from 'chessops';
+import { type SensedBoard, diffSquares } from './sensedBoard.js';
 import type { RecognitionOutput } from './outputs.js';
 import { NO_OUTPUTS, type Step, publishLine } from './publish.js';
-import { type RecognitionState, positionAt, squareList } from './state.js';
-import type { Trigger } from './evaluate.js';
+import { type RecognitionState, type Trigger, positionAt, squareList } from './state.js';
+
+/** Can `pos` reach the sensed board in `depth` legal moves or fewer (a knight shuffle back home)? */
+const reaches = (pos: Chess, sensed: SensedBoard, depth: number): boolean => {
+  for (const [from, dests] of pos.allDests())
+    for (const to of dests) {
+      const next = pos.clone();
+      next.play({ from, to });
+      if (diffSquares(next.board, sensed).isEmpty()) return true;
+      if (depth > 1 && reaches(next, sensed, depth - 1)) return true;
+    }
+  return false;
+};
 
 /**
- * Does the board show the game's start position, `resetPlies` plies or more before the tip? (The
- * latest ply that shows it counts: a knight shuffle back to the start position at ply 4, then e4
- * taken back, is a takeback of one ply.)
+ * Does the board show the game's start position, `resetPlies` plies or more before the tip, and
+ * not as a move or two from it? (The latest ply that shows it counts: a knight shuffle back to the
+ * start position at ply 4, then e4 taken back, is a takeback of one ply; ...Ng8 from the tip that
+ * makes the start position appear again is a move.)
  */
 export const showsReset = (st: RecognitionState): boolean => {
   const tip = st.game.length;
@@ -31,7 +44,7 @@ export const showsReset = (st: RecognitionState): boolean => {
     const pos = st.game.positionView(ply);
     if (pos && diffSquares(pos.board, st.sensed).isEmpty()) return false;
   }
-  return true;
+  return !reaches(positionAt(st, tip), st.sensed, 2);
 };
 
 /**
