@@ -305,9 +305,10 @@ export const decideFlagOf = (
 export const checkFlags = (tx: Tx, upTo: number): void => {
   const st = tx.st;
   if (st.ended) return;
-  // A time control alone proves no clock: on a board without one (no press, no reading) the
-  // model's times are a guess, and a flag from them would be a result the board never showed.
-  if (!st.pressSeen && st.reading === undefined) return;
+  // On a board without a clock (GameSettings.clock false), a time control is no clock: until a
+  // press or a reading shows one, the model's times are a guess, and a flag from them would be a
+  // result the board never showed.
+  if (st.settings.clock === false && !st.pressSeen && st.reading === undefined) return;
   if (st.clock) {
     const c = st.clock;
     if (c.phase !== 'running') return;

@@ -140,12 +140,11 @@ describe('a stalemate read off the board after a gap', () => {
 
 describe('a flag that fell while the link was down', () => {
   it("the daemon's clock ran out while the presses went unseen: an alert, no result", () => {
-    // 60 s each; White to move when the link goes (Black's press seen: the game has a clock);
-    // White played Nf3 meanwhile.
+    // 60 s each; White to move when the link goes; White played Nf3 meanwhile.
     const { state, events } = run(
       'e4 e5',
       [
-        ...parseShorthand('100 press b'),
+        ...parseShorthand('100 tick'),
         ...lost(1000, 71_000),
         ...parseShorthand(`71100 snapshot ${boardAfter('e4 e5 Nf3')}; 76000 tick`),
       ],
