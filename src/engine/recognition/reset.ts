@@ -11,11 +11,14 @@
  *
  *   if (showsReset(st)) return resetBoard(st, now, trigger);
  */
-import type { Chess } from 'chessops';
-import { type SensedBoard, diffSquares } from './sensedBoard.js';
+import type { Board, Chess, Color } from 'chessops';
+import { type SensedBoard, diffSquares, pieceAt } from './sensedBoard.js';
 import type { RecognitionOutput } from './outputs.js';
 import { NO_OUTPUTS, type Step, publishLine } from './publish.js';
 import { type RecognitionState, type Trigger, positionAt, squareList } from './state.js';
+
+/** Pieces of each side back home that make a board being cleared a reset (showsReset). */
+const CLEARING_HOME = 2;
 
 /** Can `pos` reach the sensed board in `depth` legal moves or fewer (a knight shuffle back home)? */
 const reaches = (pos: Chess, sensed: SensedBoard, depth: number): boolean => {
@@ -29,22 +32,54 @@ const reaches = (pos: Chess, sensed: SensedBoard, depth: number): boolean => {
   return false;
 };
 
+/** Pieces of each side back on their own squares of the start position since `before`. */
+const homeReturns = (st: RecognitionState, before: Board, start: Board): Record<Color, number> => {
+  const n: Record<Color, number> = { white: 0, black: 0 };
+  for (const sq of start.occupied) {
+    const home = start.get(sq);
+    const now = pieceAt(st.sensed, sq);
+    const was = before.get(sq);
+    if (!home || now?.role !== home.role || now.color !== home.color) continue;
+    if (was?.role === home.role && was.color === home.color) continue;
+    n[home.color]++;
+  }
+  return n;
+};
+
 /**
- * Does the board show the game's start position, `resetPlies` plies or more before the tip, and
- * not as a move or two from it? (The latest ply that shows it counts: a knight shuffle back to the
- * start position at ply 4, then e4 taken back, is a takeback of one ply; ...Ng8 from the tip that
- * makes the start position appear again is a move.)
+ * Is the board the pieces being set up again after the game? It shows the game's start position,
+ * or is being cleared towards it: `CLEARING_HOME` pieces of each side or more back on their
+ * squares of the start position (since the plies that were themselves the first pieces going
+ * home): a player taking the opponent's pieces off while the other puts his own back, the board
+ * passing positions of the opening on the way (the position after 1. e4). Either at `resetPlies`
+ * plies or more past the position shown, and not a move or two from the tip (a knight shuffle
+ * bringing the start position back, ...Ng8, is a move). The latest ply that shows the board
+ * counts: a shuffle back to the start position at ply 4, then e4 taken back, is a takeback of one
+ * ply.
  */
 export const showsReset = (st: RecognitionState): boolean => {
   const tip = st.game.length;
   if (st.reset || st.awaitSetup || !st.shown || tip < st.options.resetPlies) return false;
   const start = st.game.positionView(0);
-  if (!start || !diffSquares(start.board, st.sensed).isEmpty()) return false;
-  for (let ply = tip - 1; ply > tip - st.options.resetPlies; ply--) {
-    const pos = st.game.positionView(ply);
-    if (pos && diffSquares(pos.board, st.sensed).isEmpty()) return false;
+  if (!start) return false;
+  const tipPos = positionAt(st, tip);
+  if (diffSquares(start.board, st.sensed).isEmpty()) {
+    for (let ply = tip - 1; ply > tip - st.options.resetPlies; ply--) {
+      const pos = st.game.positionView(ply);
+      if (pos && diffSquares(pos.board, st.sensed).isEmpty()) return false;
+    }
+  } else {
+    // Since the plies that were themselves the first pieces going home (...Ng8 Ng1 read as moves).
+    const n = homeReturns(st, positionAt(st, pliesKept(st)).board, start.board);
+    if (n.white < CLEARING_HOME || n.black < CLEARING_HOME) return false;
+    // A position of the last plies is a takeback; one further back, passed while the opening's
+    // pieces go home in reverse (the position after 1. e4), is the clearing.
+    for (let ply = tip - 1; ply > tip - st.options.resetPlies; ply--) {
+      const pos = st.game.positionView(ply);
+      if (pos && diffSquares(pos.board, st.sensed).isEmpty()) return false;
+    }
   }
-  return !reaches(positionAt(st, tip), st.sensed, 2);
+  return !reaches(tipPos, st.sensed, 2);
 };
 
 /**

@@ -28,7 +28,7 @@ export const onReset = (tx: Tx, out: MismatchOutput): void => {
     type: 'alert',
     code: 'arbiter-decision-needed',
     article: citeTopic(tx.st.profile, 'resignation'),
-    detail: `The pieces stand in the starting position again after ply ${out.ply}: the game is over on the board, with a result it cannot show (a resignation, an agreed draw). The record is kept; nothing on this board is judged any more. The arbiter enters the result, or restores a position if the game goes on.`,
+    detail: `The pieces are being set up in the starting position again after ply ${out.ply}: the game is over on the board, with a result it cannot show (a resignation, an agreed draw). The record is kept; nothing on this board is judged any more. The arbiter enters the result, or restores a position if the game goes on.`,
     text: [say('board.reset', { ply: out.ply })],
   });
 };

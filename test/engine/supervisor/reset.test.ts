@@ -148,4 +148,29 @@ describe('the pieces set up again after the game', () => {
       ['arbiter-decision-needed', 'board.reset'],
     ]);
   });
+  describe('a board cleared only in part', () => {
+    // The knights go home (...Ng8 and Ng1 are legal moves), then White's other knight and Black's
+    // e-pawn: two pieces of each side back on their squares, and the rest left.
+    const PART = `30000 f6 -\n30400 g8 n\n31500 f3 -\n31900 g1 N\n33000 c3 -\n33400 b1 N\n35500 e5 -\n35800 e7 p\n`;
+
+    it('left so: the same request for the result, no displaced pieces, the record kept', () => {
+      const events = run(`${GAME}${PART}60000 tick\n`);
+      expect(publishedSans(events)).toEqual(RECORD);
+      expect(alerts(events)).toEqual([['arbiter-decision-needed', 'board.reset']]);
+    });
+
+    it('with a press on it: no illegal move', () => {
+      const events = run(`${PRESSED}${PART}37000 press black\n38000 press white\n60000 tick\n`);
+      expect(publishedSans(events)).toEqual(RECORD);
+      expect(alerts(events)).toEqual([['arbiter-decision-needed', 'board.reset']]);
+      expect(events.some(e => e.type === 'end')).toBe(false);
+    });
+
+    it('one piece of each side back home in play is still judged as before', () => {
+      // Only the two knights back (read as ...Ng8 Ng1 and published): nothing set up, a game.
+      const events = run(`${PRESSED}30000 f6 -\n30400 g8 n\n31500 f3 -\n31900 g1 N\n60000 tick\n`);
+      expect(alerts(events)).toEqual([]);
+      expect(publishedSans(events)).toEqual([...RECORD, 'Ng8', 'Ng1']);
+    });
+  });
 });
