@@ -62,24 +62,18 @@ export const showsReset = (st: RecognitionState): boolean => {
   if (st.reset || st.awaitSetup || !st.shown || tip < st.options.resetPlies) return false;
   const start = st.game.positionView(0);
   if (!start) return false;
-  const tipPos = positionAt(st, tip);
-  if (diffSquares(start.board, st.sensed).isEmpty()) {
-    for (let ply = tip - 1; ply > tip - st.options.resetPlies; ply--) {
-      const pos = st.game.positionView(ply);
-      if (pos && diffSquares(pos.board, st.sensed).isEmpty()) return false;
-    }
-  } else {
+  if (!diffSquares(start.board, st.sensed).isEmpty()) {
     // Since the plies that were themselves the first pieces going home (...Ng8 Ng1 read as moves).
     const n = homeReturns(st, positionAt(st, pliesKept(st)).board, start.board);
     if (n.white < CLEARING_HOME || n.black < CLEARING_HOME) return false;
-    // A position of the last plies is a takeback; one further back, passed while the opening's
-    // pieces go home in reverse (the position after 1. e4), is the clearing.
-    for (let ply = tip - 1; ply > tip - st.options.resetPlies; ply--) {
-      const pos = st.game.positionView(ply);
-      if (pos && diffSquares(pos.board, st.sensed).isEmpty()) return false;
-    }
   }
-  return !reaches(tipPos, st.sensed, 2);
+  // A position of the last plies is a takeback; one further back (the start position, or one of
+  // the opening passed while its pieces go home in reverse: the position after 1. e4) is not.
+  for (let ply = tip - 1; ply > tip - st.options.resetPlies; ply--) {
+    const pos = st.game.positionView(ply);
+    if (pos && diffSquares(pos.board, st.sensed).isEmpty()) return false;
+  }
+  return !reaches(positionAt(st, tip), st.sensed, 2);
 };
 
 /**
