@@ -87,9 +87,12 @@ const pliesKept = (st: RecognitionState): number => {
   const tip = st.game.length;
   const start = st.game.positionView(0)?.board;
   const madeAt = (ply: number): number | undefined => st.game.moveAt(ply)?.at;
-  const tipAt = madeAt(tip);
-  const afterTip =
-    tipAt === undefined ? undefined : st.evidence.find(e => e.kind === 'square' && e.at > tipAt)?.at;
+  // When the board changed after `ply` was made: the next ply, or the first change after the tip.
+  const changedAfter = (ply: number): number | undefined => {
+    if (ply < tip) return madeAt(ply + 1);
+    const at = madeAt(tip);
+    return at === undefined ? undefined : st.evidence.find(e => e.kind === 'square' && e.at > at)?.at;
+  };
   const home = (ply: number): boolean => {
     const move = st.game.moveAt(ply)?.move;
     if (!start || !move || !('from' in move)) return false;
@@ -100,10 +103,12 @@ const pliesKept = (st: RecognitionState): number => {
     );
   };
   let keep = tip;
-  for (let ply = tip; ply > st.pressedPly; ply--) {
+  // The piece's square first: on most boards judged the tip ply took nothing home, and the
+  // evidence is not searched (showsReset asks at every judgement of a board not the game's).
+  for (let ply = tip; ply > st.pressedPly && home(ply); ply--) {
     const at = madeAt(ply);
-    const next = ply === tip ? afterTip : madeAt(ply + 1);
-    if (at === undefined || next === undefined || next - at >= st.options.confirmMs || !home(ply)) break;
+    const next = changedAfter(ply);
+    if (at === undefined || next === undefined || next - at >= st.options.confirmMs) break;
     keep = ply - 1;
   }
   return keep;
