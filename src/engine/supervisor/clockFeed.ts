@@ -46,15 +46,18 @@ export const makeClockModel = (
 };
 
 /**
- * Remaining times now, from the model or the last reading; none on a board without a clock
- * (GameSettings.clock false) before it has shown one (a press or a reading): the model's times
- * there are a guess.
+ * A board without a clock (GameSettings.clock false) that has not shown one since (a press or a
+ * reading): the model's times there are a guess, never published, never a flag.
  */
+const noClockShown = (st: SupervisorState): boolean =>
+  st.settings.clock === false && !st.pressSeen && st.reading === undefined;
+
+/** Remaining times now, from the model or the last reading; none where noClockShown. */
 export const clocksAt = (
   st: SupervisorState,
   at: number,
 ): { readonly whiteMs: number; readonly blackMs: number } | undefined => {
-  if (st.settings.clock === false && !st.pressSeen && st.reading === undefined) return undefined;
+  if (noClockShown(st)) return undefined;
   if (st.clock) {
     const r = readClock(st.clock, Math.max(at, st.clock.mark)).remaining;
     return { whiteMs: r.white, blackMs: r.black };
@@ -305,10 +308,8 @@ export const decideFlagOf = (
 export const checkFlags = (tx: Tx, upTo: number): void => {
   const st = tx.st;
   if (st.ended) return;
-  // On a board without a clock (GameSettings.clock false), a time control is no clock: until a
-  // press or a reading shows one, the model's times are a guess, and a flag from them would be a
-  // result the board never showed.
-  if (st.settings.clock === false && !st.pressSeen && st.reading === undefined) return;
+  // A flag from a guess would be a result the board never showed.
+  if (noClockShown(st)) return;
   if (st.clock) {
     const c = st.clock;
     if (c.phase !== 'running') return;
