@@ -9,17 +9,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'mqtt';
-import { asyncScheduler, Observable, type Subscriber } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../../src/bridge/config/index.js';
-import { Daemon } from '../../../src/bridge/daemon/daemon.js';
-import { engineSupervisor } from '../../../src/bridge/game/engine.js';
-import { memoryLogger } from '../../../src/bridge/logger.js';
-import { START_SQUARES, type Observation, type SquareContent } from '../../../src/drivers/observation.js';
+import type { SquareContent } from '../../../src/drivers/observation.js';
+import { fakeBoard, inProcessDaemon, now } from '../../support/inProcessDaemon.js';
 import { waitFor } from '../../support/mosquitto.js';
 import { observationsOfGame } from '../game/support.js';
-
-const now = (): number => performance.timeOrigin + performance.now();
 const OPENING = ['e4', 'e5', 'Nf3', 'Nc6', 'Bc4', 'Bc5'];
 const ARBITER = { username: 'arbiter-1', password: 'game end arbiter 2026' };
 
@@ -75,23 +70,8 @@ describe('a game the players end themselves, through the daemon', () => {
   });
 
   it('keeps the record, asks for the result, and starts the next pairing once it is entered', async () => {
-    let sink: Subscriber<Observation> | undefined;
-    const session$ = new Observable<Observation>(s => {
-      sink = s;
-      return () => (sink = undefined);
-    });
-    const { logger } = memoryLogger('info');
-    const daemon = new Daemon({
-      config,
-      log: logger,
-      engine: engineSupervisor(),
-      scheduler: asyncScheduler,
-      now,
-      version: '0.0.0-test',
-      openBoard: () => session$,
-      httpPort: 0,
-      brokerPorts: { port: 0, wsPort: 0 },
-    });
+    const board = fakeBoard();
+    const { daemon } = inProcessDaemon(config, board);
     await daemon.start();
     const client = connect(daemon.addresses?.mqtt ?? '', {
       clientId: 'game-end-watch',
@@ -105,20 +85,22 @@ describe('a game the players end themselves, through the daemon', () => {
     });
     await client.subscribeAsync('chessbridge/games/r1-b1/events', { qos: 1 });
     const sub = daemon.pipeline$().subscribe();
-    const push = (o: Observation) => sink?.next(o);
     try {
-      await waitFor(() => sink !== undefined, 5000, 'the board session');
-      push({ type: 'identity', at: now(), vendor: 'DGT', serial: '01025' });
-      push({ type: 'snapshot', at: now(), squares: START_SQUARES });
-      push({ type: 'link', at: now(), state: 'connected' });
+      await waitFor(() => board.isOpen(), 5000, 'the board session');
+      board.connect('01025', now());
       await waitFor(() => daemon.games?.get('r1-b1') !== undefined, 5000, 'the pairing r1-b1 to start');
-      for (const o of observationsOfGame(OPENING, { seed: 2, t0: now() + 50 })) push(o);
+      for (const o of observationsOfGame(OPENING, { seed: 2, t0: now() + 50 })) board.push(o);
       const of = (type: string) => seen.filter(m => m.body.type === type).map(m => m.body);
       await waitFor(() => of('move').length === OPENING.length, 10_000, 'six moves');
 
       const t0 = now() + 50;
       HOME.forEach(([square, letter], i) =>
-        push({ type: 'square', at: t0 + 400 * i, square: squareOf(square), content: contentOf(letter) }),
+        board.push({
+          type: 'square',
+          at: t0 + 400 * i,
+          square: squareOf(square),
+          content: contentOf(letter),
+        }),
       );
       const asked = () => of('alert').some(a => (a.text as { key: string }[])[0]?.key === 'board.reset');
       await waitFor(asked, 15_000, 'the request for the result');

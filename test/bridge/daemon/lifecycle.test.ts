@@ -8,17 +8,13 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type MqttClient } from 'mqtt';
-import { asyncScheduler, Observable, type Subscriber, type Subscription } from 'rxjs';
+import type { Subscription } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../../src/bridge/config/index.js';
-import { Daemon } from '../../../src/bridge/daemon/daemon.js';
-import { engineSupervisor } from '../../../src/bridge/game/engine.js';
-import { memoryLogger } from '../../../src/bridge/logger.js';
-import { START_SQUARES, type Observation } from '../../../src/drivers/observation.js';
+import { type FakeBoard, fakeBoard, inProcessDaemon, now } from '../../support/inProcessDaemon.js';
 import { waitFor } from '../../support/mosquitto.js';
 import { observationsOfGame } from '../game/support.js';
 
-const now = (): number => performance.timeOrigin + performance.now();
 const OPENING = ['e4', 'e5', 'Nf3', 'Nc6', 'Bc4', 'Bc5'];
 
 /** The arbiter the test connects as (the embedded broker admits only users). */
@@ -40,23 +36,6 @@ const configFor = async (dir: string): Promise<Config> =>
     })
   ).unwrap();
 
-/** A fake board: the test pushes observations into the daemon's session for b1. */
-const fakeBoard = () => {
-  let sink: Subscriber<Observation> | undefined;
-  const opened: number[] = [];
-  const session$ = new Observable<Observation>(s => {
-    sink = s;
-    opened.push(opened.length);
-    return () => (sink = undefined);
-  });
-  return {
-    open: () => session$,
-    push: (o: Observation) => sink?.next(o),
-    opened,
-    isOpen: () => sink !== undefined,
-  };
-};
-
 describe('the daemon in-process', () => {
   let dir: string;
   let config: Config;
@@ -69,21 +48,7 @@ describe('the daemon in-process', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const makeDaemon = (board: ReturnType<typeof fakeBoard>) => {
-    const { logger, lines } = memoryLogger('info');
-    const daemon = new Daemon({
-      config,
-      log: logger,
-      engine: engineSupervisor(),
-      scheduler: asyncScheduler,
-      now,
-      version: '0.0.0-test',
-      openBoard: board.open,
-      httpPort: 0,
-      brokerPorts: { port: 0, wsPort: 0 },
-    });
-    return { daemon, lines };
-  };
+  const makeDaemon = (board: FakeBoard) => inProcessDaemon(config, board);
 
   it('starts a pairing, publishes the moves, answers requests, and resumes after a restart with the same seq', async () => {
     const board = fakeBoard();
@@ -103,9 +68,7 @@ describe('the daemon in-process', () => {
     let sub: Subscription | undefined = first.daemon.pipeline$().subscribe();
     try {
       await waitFor(() => board.isOpen(), 5000, 'the board session');
-      board.push({ type: 'identity', at: now(), vendor: 'DGT', serial: '01025' });
-      board.push({ type: 'snapshot', at: now(), squares: START_SQUARES });
-      board.push({ type: 'link', at: now(), state: 'connected' });
+      board.connect('01025', now());
       await waitFor(() => first.daemon.games?.get('r1-b1') !== undefined, 5000, 'the pairing r1-b1 to start');
       for (const o of observationsOfGame(OPENING, { seed: 2, t0: now() + 50 })) board.push(o);
       const moves = () =>
