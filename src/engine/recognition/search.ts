@@ -236,12 +236,20 @@ const fewestUnseen = (list: Explanation[]): Explanation[] => {
   return list.filter(e => e.unseen === least);
 };
 
-/** Can the side to move at `pos` capture on every square of `squares`? */
+/**
+ * Can the side to move at `pos` capture on every square of `squares`? En passant takes the pawn
+ * beside the square the capturer lands on: that pawn's square counts (lifted first, §5.5).
+ */
 const capturable = (pos: Chess, squares: SquareSet): boolean => {
   if (squares.isEmpty()) return true;
   const ctx = pos.ctx();
   let reach = SquareSet.empty();
-  for (const from of pos.board[pos.turn]) reach = reach.union(pos.dests(from, ctx));
+  for (const from of pos.board[pos.turn]) {
+    const dests = pos.dests(from, ctx);
+    reach = reach.union(dests);
+    if (pos.epSquare !== undefined && pos.board.pawn.has(from) && dests.has(pos.epSquare))
+      reach = reach.with(pos.epSquare + (pos.turn === 'white' ? -8 : 8));
+  }
   return squares.subsetOf(reach);
 };
 

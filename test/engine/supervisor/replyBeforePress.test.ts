@@ -157,4 +157,23 @@ describe('the reply begun before the press is reported', () => {
     expect(publishedSans(events)).toEqual(['cxd5', 'Nxd5']);
     expect(events.filter(e => e.type === 'alert')).toEqual([]);
   });
+
+  it('b4, the pawn taken off b4 for ...axb3 e.p. before the press is reported: no 7.5.1', () => {
+    // The pawn an en passant capture takes stands beside the square the capturer lands on: it
+    // was not counted as one the reply could take, so b4 read as still in White's hand.
+    const script = `@edition E23
+@timecontrol 5400+30
+@start rnbqkbnr/1ppppppp/8/8/p3P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3
+0    b2 -
+400  b4 P
+550  b4 -
+600  press white
+> move 1 b4
+2000 a4 -
+2300 b3 p
+> move 2 axb3
+2700 press black
+`;
+    expect(failuresOf('ep-captured-first.cbs', script)).toEqual([]);
+  });
 });
