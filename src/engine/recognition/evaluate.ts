@@ -16,7 +16,7 @@ import { type Group, chooseGroup, disambiguate, isSupported } from './choose.js'
 import { squareHistory } from './evidence.js';
 import { isReopened, preferRevision, preferStanding, rereadsStop } from './revise.js';
 import { NO_OUTPUTS, type Step, finalizeByPress, publishLine } from './publish.js';
-import { replyInHand } from './pressReply.js';
+import { endsWithMoveOf, missedPress, replyInHand } from './pressReply.js';
 import { resetBoard, showsReset, stayReset } from './reset.js';
 import { DEFAULT_MAX_NODES, type Explanation, type SearchOptions, explain } from './search.js';
 import { diffSquares, inferFrom } from './sensedBoard.js';
@@ -539,9 +539,21 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
   // At a press nothing explains: maybe the presser's move is complete and the reply had begun
   // before the press was reported (a king set down on d7 on its way to e8). The opponent's pieces
   // off the game's squares are the reply in hand, never part of the presser's move.
-  if (!choice && trigger.kind === 'press' && !reread && !st.undecided) {
-    const reply = replyInHand(st, trigger.side, from);
-    if (reply) return decidePartial(st, reply.root, reply.members, now, trigger);
+  if (trigger.kind === 'press' && !reread && !st.undecided) {
+    if (!choice) {
+      const reply = replyInHand(st, trigger.side, from);
+      if (reply) return decidePartial(st, reply.root, reply.members, now, trigger);
+    }
+    // Or a press was missed: more plies made than pressed for, the presser's the last of them
+    // (where the presses allow, the board reads only as the presser's move unfinished).
+    const missed =
+      bounded && !(choice && endsWithMoveOf(choice.members, trigger.side))
+        ? missedPress(st, trigger.side, root =>
+            from(root, true, Math.max(st.options.maxPlies, st.options.chasePlies)),
+          )
+        : undefined;
+    if (missed?.kind === 'exact') return decideExact(st, missed.root, missed.members, now, trigger);
+    if (missed) return decidePartial(st, missed.root, missed.members, now, trigger);
   }
   if (choice?.kind === 'exact') return decideExact(st, choice.root, choice.members, now, trigger);
   if (choice?.kind === 'partial') return decidePartial(st, choice.root, choice.members, now, trigger);

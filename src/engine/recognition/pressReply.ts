@@ -91,3 +91,46 @@ const capturedInHand = (
   }
   return undefined;
 };
+
+/** A press's reading whose members stand as the board (exact) or leave the reply begun (partial). */
+export interface PressReading extends ReplyReading {
+  readonly kind: 'exact' | 'partial';
+}
+
+/**
+ * Whether one of the stories makes `presser`'s move, every ply made, as its last ply or followed
+ * by the reply (made before the press was reported).
+ */
+export const endsWithMoveOf = (members: readonly Explanation[], presser: Color): boolean =>
+  members.some(e => e.unseen === 0 && pressedFor(e, presser));
+
+const pressedFor = (e: Explanation, presser: Color): boolean =>
+  e.made > 0 &&
+  e.made === e.path.length &&
+  (e.path.length >= 2 || e.positions[e.positions.length - 1]?.turn === opposite(presser));
+
+/**
+ * At `presser`'s press, the board explained by more plies than the presses allow: a press
+ * missed (a player who forgot to press; the opponent's press on a lever already down reports
+ * nothing), the presser's move the last of them. Only stories the board showed position by
+ * position, every ply legal and seen, so nothing is invented and an illegal move is never
+ * excused: ending as the board stands, or with the reply begun before the press was reported
+ * (as the search reads a press: the reply's piece lifted or on its way, a piece it captures
+ * lifted). From the tip first, then from each revisable ply. `from(root)` gives the search's
+ * options for a root without the bound of the presses.
+ */
+export const missedPress = (
+  st: RecognitionState,
+  presser: Color,
+  from: (root: number) => SearchOptions,
+): PressReading | undefined => {
+  const pressed = (e: Explanation): boolean => e.unseen === 0 && pressedFor(e, presser);
+  for (let root = st.game.length; root >= st.anchor; root--) {
+    const found = explain(positionAt(st, root), st.sensed, st.touched, from(root));
+    const exact = found.exactConsistent ? found.exact.filter(pressed) : [];
+    if (exact.length > 0) return { root, members: exact, kind: 'exact' };
+    const partial = found.partialConsistent ? found.partial.filter(pressed) : [];
+    if (partial.length > 0) return { root, members: partial, kind: 'partial' };
+  }
+  return undefined;
+};

@@ -30,8 +30,9 @@ export interface RecognitionOptions {
   readonly catchUpPlies: number;
   /**
    * Most plies followed in play without a clock when nothing within `maxPlies` explains the board
-   * (moves made faster than the settle window, with no quiet moment between them): only a story
-   * whose every position the board showed, in order.
+   * (moves made faster than the settle window, with no quiet moment between them), and at a press
+   * that comes after presses were missed (a player who forgot to press): only a story whose every
+   * position the board showed, in order.
    */
   readonly chasePlies: number;
   readonly catchUpNodes: number;

@@ -1,0 +1,196 @@
+/**
+ * A press missed: a player who forgets to press his clock keeps his own clock running, and the
+ * opponent's press after the reply reports nothing (his lever is already down). The next press
+ * comes after three plies or more: the forgetter's next move. Such a press read only as far as the
+ * presses allow (two plies past the last press) found nothing and judged the board a completed
+ * illegal move (7.5.1) though every ply was legal and seen, and the reply after it an illegal move
+ * of the other side. Forgetting to press is no breach (the forgetter's time runs): the plies are
+ * the record, no alert.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseScript, runScript } from '../../../src/engine/script/index.js';
+import { publishedSans } from '../../../src/engine/supervisor/record.js';
+import { scriptEvents } from '../../support/boardScript.js';
+
+const failuresOf = (name: string, text: string): string[] =>
+  runScript(parseScript(text, name).unwrap()).flatMap(r => r.failures);
+
+const OPENING = `@edition E23
+@timecontrol 5400+30
+0     e2 -
+300   e4 P
+> move 1 e4
+600   press white
+5000  e7 -
+5300  e5 p
+> move 2 e5
+5600  press black
+9000  g1 -
+9400  f3 N
+> move 3 Nf3
+`;
+
+describe('a press missed', () => {
+  it('White forgets to press after Nf3, Black replies, White plays Bc4 and presses: the record, no alert', () => {
+    const script = `${OPENING}# no press: White forgot; Black's press after Nc6 reports nothing
+14000 b8 -
+14400 c6 n
+> move 4 Nc6
+16000 f1 -
+16400 c4 B
+16800 press white
+> move 5 Bc4
+22000 f8 -
+22400 c5 b
+> move 6 Bc5
+22800 press black
+40000 tick
+`;
+    expect(failuresOf('forgot-press.cbs', script)).toEqual([]);
+  });
+
+  it('the reply and the next move made before either is read, the bishop resting on e2 on its way', () => {
+    const script = `${OPENING}10000 b8 -
+10300 c6 n
+10500 f1 -
+10700 e2 B
+10900 e2 -
+11100 c4 B
+11300 press white
+> move 4 Nc6
+> move 5 Bc4
+16000 f8 -
+16400 c5 b
+> move 6 Bc5
+16800 press black
+40000 tick
+`;
+    expect(failuresOf('forgot-press-fast.cbs', script)).toEqual([]);
+  });
+
+  it('Black forgets to press after ...e5; White plays Nf3 on his time, Black Nc6 and presses', () => {
+    const script = `@edition E23
+@timecontrol 5400+30
+0     e2 -
+300   e4 P
+> move 1 e4
+600   press white
+5000  e7 -
+5300  e5 p
+> move 2 e5
+9000  g1 -
+9400  f3 N
+> move 3 Nf3
+10000 b8 -
+10300 c6 n
+10600 press black
+> move 4 Nc6
+16000 f1 -
+16400 c4 B
+> move 5 Bc4
+16800 press white
+40000 tick
+`;
+    expect(failuresOf('black-forgets.cbs', script)).toEqual([]);
+  });
+
+  it('captures after a missed press, the captured piece taken off first and the knight stopping on b5', () => {
+    const events = scriptEvents(
+      `@edition E23
+@timecontrol 5400+30
+@start r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 3
+0     e5 -
+300   d4 -
+400   d4 p
+700   press black
+5000  d4 -
+5300  f3 -
+5600  d4 N
+7000  g8 -
+7300  f6 n
+8000  c6 -
+8300  d4 -
+8600  b5 N
+8900  b5 -
+9200  c6 N
+9500  press white
+15000 b7 -
+15300 c6 p
+15700 press black
+40000 tick
+`,
+      'forgot-captures.cbs',
+    );
+    expect(publishedSans(events)).toEqual(['exd4', 'Nxd4', 'Nf6', 'Nxc6', 'bxc6']);
+    expect(events.filter(e => e.type === 'alert')).toEqual([]);
+  });
+
+  it('an illegal move pressed for after a missed press is still an illegal move', () => {
+    const script = `${OPENING}14000 b8 -
+14400 c6 n
+> move 4 Nc6
+16000 d1 -
+16400 h5 Q
+16800 press white
+> alert illegal-move 7.5.1 white
+40000 tick
+`;
+    expect(failuresOf('forgot-then-illegal.cbs', script)).toEqual([]);
+  });
+
+  it("the reply taking the presser's piece off first before a press that comes after a missed one", () => {
+    const script = `@edition E23
+@timecontrol 5400+30
+0     e2 -
+300   e4 P
+> move 1 e4
+600   press white
+5000  e7 -
+5300  e5 p
+> move 2 e5
+5600  press black
+9000  d2 -
+9400  d4 P
+> move 3 d4
+# White forgot; Black's press after Nc6 reports nothing.
+11000 b8 -
+11400 c6 n
+> move 4 Nc6
+13000 d4 -
+13300 e5 P
+# Black takes the pawn off e5 for ...Nxe5 before White's press is reported.
+13600 e5 -
+13700 press white
+> move 5 dxe5
+14200 c6 -
+14500 e5 n
+> move 6 Nxe5
+14900 press black
+40000 tick
+`;
+    expect(failuresOf('forgot-then-captured-first.cbs', script)).toEqual([]);
+  });
+
+  it('White forgets twice running (five plies between presses), two and a half seconds a ply', () => {
+    const script = `${OPENING}11900 b8 -
+12200 c6 n
+> move 4 Nc6
+14400 f1 -
+14700 c4 B
+17000 f8 -
+17300 c5 b
+19500 c2 -
+19800 c3 P
+20000 press white
+> move 5 Bc4
+> move 6 Bc5
+> move 7 c3
+24000 g8 -
+24300 f6 n
+> move 8 Nf6
+24600 press black
+40000 tick
+`;
+    expect(failuresOf('forgot-twice.cbs', script)).toEqual([]);
+  });
+});
