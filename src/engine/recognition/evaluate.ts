@@ -16,7 +16,13 @@ import { type Group, chooseGroup, disambiguate, isSupported } from './choose.js'
 import { squareHistory } from './evidence.js';
 import { isReopened, preferRevision, preferStanding, rereadsStop } from './revise.js';
 import { NO_OUTPUTS, type Step, finalizeByPress, publishLine } from './publish.js';
-import { endsWithMoveOf, missedPress, replyInHand } from './pressReply.js';
+import {
+  endsWithMoveOf,
+  lastSetDown,
+  missedPress,
+  missedPressReplyInHand,
+  replyInHand,
+} from './pressReply.js';
 import { resetBoard, showsReset, stayReset } from './reset.js';
 import { DEFAULT_MAX_NODES, type Explanation, type SearchOptions, explain } from './search.js';
 import { diffSquares, inferFrom } from './sensedBoard.js';
@@ -405,7 +411,12 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
   const maxNodes = reread ? st.options.catchUpNodes : DEFAULT_MAX_NODES;
   const chess960 = st.game.start.chess960;
   // Options built field by field (no spreads): one object shape for every search.
-  const from = (root: number, unbounded = false, depth = depthFrom(root, unbounded)): SearchOptions => {
+  const from = (
+    root: number,
+    unbounded = false,
+    depth = depthFrom(root, unbounded),
+    nodes = maxNodes,
+  ): SearchOptions => {
     const consistent = (e: Explanation, kind: 'exact' | 'partial'): boolean =>
       seenEnough(e) && isSupported(st, root, kind, e);
     if (!occupancy) {
@@ -415,7 +426,7 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
         promotionSeen: promotionSeenAt,
         pressBy,
         consistent,
-        maxNodes,
+        maxNodes: nodes,
         unseenCaptures: reread,
         chess960,
       };
@@ -423,7 +434,7 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
     const h = squareHistory(st, root);
     return {
       maxDepth: depth,
-      maxNodes,
+      maxNodes: nodes,
       promotion: st.options.promotion,
       promotionSeen: promotionSeenAt,
       pressBy,
@@ -546,17 +557,28 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
     }
     // Or a press was missed: more plies made than pressed for, the presser's the last of them
     // (where the presses allow, the board reads only as the presser's move unfinished).
-    const missed =
-      bounded && !(choice && endsWithMoveOf(choice.members, trigger.side))
-        ? missedPress(st, trigger.side, root =>
-            from(root, true, Math.max(st.options.maxPlies, st.options.chasePlies)),
-          )
-        : undefined;
-    if (missed?.kind === 'exact') return decideExact(st, missed.root, missed.members, now, trigger);
-    if (missed) return decidePartial(st, missed.root, missed.members, now, trigger);
+    if (bounded && !(choice && endsWithMoveOf(choice.members, trigger.side))) {
+      // As deep as the chase, with the catch-up's budget (the plies since the last press).
+      const further = (root: number): SearchOptions =>
+        from(root, true, Math.max(st.options.maxPlies, st.options.chasePlies), st.options.catchUpNodes);
+      const missed = missedPress(st, trigger.side, further);
+      if (missed?.kind === 'exact') return decideExact(st, missed.root, missed.members, now, trigger);
+      if (missed) return decidePartial(st, missed.root, missed.members, now, trigger);
+      const reply = missedPressReplyInHand(st, trigger.side, further);
+      if (reply) return decidePartial(st, reply.root, reply.members, now, trigger);
+    }
   }
   if (choice?.kind === 'exact') return decideExact(st, choice.root, choice.members, now, trigger);
-  if (choice?.kind === 'partial') return decidePartial(st, choice.root, choice.members, now, trigger);
+  if (choice?.kind === 'partial') {
+    // At a press, stories of the presser's move complete and the reply begun that differ in where
+    // his piece went (a rook resting on e7, then on e8 and taken off by the reply): where it was
+    // set down last.
+    const members =
+      trigger.kind === 'press' && choice.members.every(e => endsWithMoveOf([e], trigger.side))
+        ? lastSetDown(st, choice.root, choice.members)
+        : choice.members;
+    return decidePartial(st, choice.root, members, now, trigger);
+  }
   // A reading the presses do not allow yet (more plies than were pressed for) waits: for a press,
   // or for the board to stand. It is never published before.
   if (bounded && trigger.kind === 'settle') {

@@ -12,7 +12,7 @@ import type { Chess, Color } from 'chessops';
 import { kingAttacks, opposite } from 'chessops';
 import { type Explanation, type SearchOptions, explain } from './search.js';
 import { diffSquares, pieceAt, withContent } from './sensedBoard.js';
-import { type RecognitionState, positionAt } from './state.js';
+import { type RecognitionState, madeIndexOf, positionAt } from './state.js';
 
 /** What the reply leaves to be decided: the root and the stories of the presser's move from it. */
 export interface ReplyReading {
@@ -129,8 +129,73 @@ export const missedPress = (
     const found = explain(positionAt(st, root), st.sensed, st.touched, from(root));
     const exact = found.exactConsistent ? found.exact.filter(pressed) : [];
     if (exact.length > 0) return { root, members: exact, kind: 'exact' };
-    const partial = found.partialConsistent ? found.partial.filter(pressed) : [];
+    const partial = found.partialConsistent ? lastSetDown(st, root, found.partial.filter(pressed)) : [];
     if (partial.length > 0) return { root, members: partial, kind: 'partial' };
+  }
+  return undefined;
+};
+
+/**
+ * Of stories differing in where the presser's piece went, with the reply begun (a rook set down
+ * on d7, then on d8 capturing, then taken off by the reply): the one whose last move ends where
+ * that piece was set down last (its identity sensed: a captured piece carried off over a square,
+ * a ghost, is no landing of the mover's). Where the stories agree, or the sensors do not tell
+ * (an occupancy-only square), all of them.
+ */
+export const lastSetDown = (
+  st: RecognitionState,
+  root: number,
+  members: readonly Explanation[],
+): Explanation[] => {
+  if (members.length <= 1) return [...members];
+  const landed = (e: Explanation): number => {
+    const to = e.path[e.path.length - 1]?.to;
+    const piece = to === undefined ? undefined : e.positions[e.positions.length - 1]?.board.get(to);
+    if (to === undefined || !piece) return -1;
+    let at = -1;
+    for (let j = madeIndexOf(st, root) + 1; j < st.evidence.length; j++) {
+      const ev = st.evidence[j];
+      if (ev?.kind !== 'square' || ev.square !== to || ev.piece === 'empty') continue;
+      if (ev.piece === 'occupied') return -1;
+      if (ev.piece.color === piece.color && ev.piece.role === piece.role) at = j;
+    }
+    return at;
+  };
+  const when = members.map(landed);
+  const latest = Math.max(...when);
+  const last = members.filter((_, k) => when[k] === latest);
+  return latest >= 0 && last.length === 1 ? last : [...members];
+};
+
+/**
+ * `missedPress` with the reply's piece set down where no piece of the opponent's stood (a knight
+ * set down next to its square on its way, a pawn set on its square before it is lifted from the
+ * one behind): each such piece in turn taken as in hand, the stories from the tip and from each
+ * revisable ply that end with the presser's move and leave only the opponent's pieces lifted.
+ * One piece at a time: over several plies the opponent's other pieces moved as the record says.
+ */
+export const missedPressReplyInHand = (
+  st: RecognitionState,
+  presser: Color,
+  from: (root: number) => SearchOptions,
+): ReplyReading | undefined => {
+  const opponent = opposite(presser);
+  const theirs = st.sensed[opponent].diff(st.sensed.unknown);
+  for (let root = st.game.length; root >= st.anchor; root--) {
+    const rootPos = positionAt(st, root);
+    for (const sq of theirs.intersect(diffSquares(rootPos.board, st.sensed))) {
+      const found = explain(rootPos, withContent(st.sensed, sq, 'empty'), st.touched, from(root));
+      const fits = (e: Explanation): boolean => {
+        const after = e.positions[e.positions.length - 1];
+        if (e.unseen > 0 || e.made !== e.path.length || after?.turn !== opponent) return false;
+        if (e.residual.kind === 'none') return true;
+        return e.residual.kind === 'lifted' && e.residual.squares.diff(after.board[opponent]).isEmpty();
+      };
+      const exact = found.exactConsistent ? found.exact.filter(fits) : [];
+      const partial = found.partialConsistent ? found.partial.filter(fits) : [];
+      const members = exact.length > 0 ? exact : partial;
+      if (members.length > 0) return { root, members };
+    }
   }
   return undefined;
 };

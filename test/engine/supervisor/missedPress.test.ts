@@ -193,4 +193,75 @@ describe('a press missed', () => {
 `;
     expect(failuresOf('forgot-twice.cbs', script)).toEqual([]);
   });
+
+  it("the reply's pawn set down on a6 before it is lifted from a7, at a press after a missed one", () => {
+    const script = `${OPENING}11000 b8 -
+11300 c6 n
+> move 4 Nc6
+13000 f1 -
+13300 b5 B
+13500 a6 p
+13560 press white
+> move 5 Bb5
+13700 a7 -
+> move 6 a6
+14000 press black
+30000 tick
+`;
+    expect(failuresOf('forgot-reply-set-down.cbs', script)).toEqual([]);
+  });
+
+  it('Black forgets three times running: five plies past the tip at his press, the bishop resting twice on its way', () => {
+    // Found by the independent handling model (fide-womens-world-rapid-2024.pgn #578, seed 3):
+    // the plies since the tip were found only with the catch-up's search budget. The king lifted
+    // and put back after ...Qxd5 is a touch of White's as far as the board can tell (information).
+    const script = `@edition E23
+@timecontrol 5400+30
+0     e2 -
+300   e4 P
+> move 1 e4
+800   press white
+5000  d7 -
+5400  d5 p
+> move 2 d5
+5800  press black
+9000  e4 -
+9500  d5 P
+> move 3 exd5
+10000 press white
+12000 d8 -
+12480 d5 q
+> move 4 Qxd5
+13000 e8 -
+13300 e8 k
+15000 b1 -
+15760 c3 N
+> move 5 Nc3
+28000 d5 -
+28320 d8 q
+29520 d2 -
+30030 d4 P
+33830 g8 -
+34340 f6 n
+38110 g1 -
+38810 f3 N
+41460 f3 -
+41810 f3 N
+42830 c8 -
+43170 d7 b
+43290 d7 -
+43750 e6 b
+43830 e6 -
+44050 g4 b
+45760 press black
+> move 6 Qd8
+> move 7 d4
+> move 8 Nf6
+> move 9 Nf3
+> move 10 Bg4
+> finding touched-no-legal-move 4.5 white possible information
+60000 tick
+`;
+    expect(failuresOf('forgot-three-times.cbs', script)).toEqual([]);
+  });
 });

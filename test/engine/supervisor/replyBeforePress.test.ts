@@ -176,4 +176,55 @@ describe('the reply begun before the press is reported', () => {
 `;
     expect(failuresOf('ep-captured-first.cbs', script)).toEqual([]);
   });
+
+  it('Re8+, the rook resting on e7 on its way and taken off e8 by the reply before the press: no 7.5.1', () => {
+    // Found by the independent handling model at fast hands (fide-womens-world-rapid-2024.pgn #54):
+    // Re7 and Re8+ each with the rook lifted by the reply (...Bxe7, ...Rxe8) fit the board; where
+    // the rook was set down last is the move.
+    const script = `@edition E23
+@timecontrol 5400+30
+@start 3r2k1/5ppp/3b4/8/8/8/4RPPP/6K1 w - - 0 30
+0    e2 -
+460  e7 R
+730  e7 -
+835  e8 R
+1120 e8 -
+1200 press white
+> move 1 Re8+
+2200 d8 -
+2600 e8 r
+> move 2 Rxe8
+2900 press black
+`;
+    expect(failuresOf('rook-rest-then-taken.cbs', script)).toEqual([]);
+  });
+
+  it('bxa5, the captured pawn carried over b5 (a ghost) and a5 taken off by the reply: not b5', () => {
+    // The stressed frequencies (carlsen.pgn #796 seed 2): b5 with the pawn lifted fits too, and a
+    // piece was set down on b5 last, but it was the captured black pawn, not the mover's.
+    const script = `@edition E23
+@timecontrol 5400+30
+@start rn1qr1k1/pb3pp1/1pp2b1p/3p4/PP1P4/2N1PN2/4BPPP/R2Q1RK1 b - - 0 13
+0    a7 -
+507  a5 p
+> move 1 a5
+1118 press black
+3024 b4 -
+3298 b5 P
+3404 b5 -
+3559 a6 P
+3662 a6 -
+3984 a5 P
+4259 b5 p
+4568 b5 -
+5906 a5 -
+5952 press white
+> move 2 bxa5
+6778 a8 -
+7453 a5 r
+> move 3 Rxa5
+9627 press black
+`;
+    expect(failuresOf('ghost-not-landing.cbs', script)).toEqual([]);
+  });
 });
