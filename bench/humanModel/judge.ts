@@ -45,10 +45,13 @@ export const judgeRun = (
   let provisional = 0;
   const begun = (t: number): number => plies.filter(p => p.beganAt <= t).length;
   const done = (j: number, t: number): boolean => (plies[j]?.doneAt ?? Infinity) <= t;
-  /** Plies the record must hold by `t`: pressed ones with a clock, answered ones without. */
+  /**
+   * Plies the record must hold by `t`: with a clock, up to the last one pressed for (the plies
+   * before it too, pressed or not: a press forgotten); without, the answered ones.
+   */
   const settled = (t: number): number =>
     opts.clock
-      ? plies.filter(p => p.pressAt !== undefined && p.pressAt < t).length
+      ? plies.reduce((n, p) => (p.pressAt !== undefined && p.pressAt < t ? Math.max(n, p.ply) : n), 0)
       : Math.max(0, plies.filter(p => p.doneAt < t).length - 1);
   const check = (t: number, what: string): void => {
     if (!seen.invented && record.length > begun(t)) {

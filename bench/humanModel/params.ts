@@ -51,6 +51,12 @@ export interface HandlingParams {
   readonly blitz: number;
   /** Chance the reply's first lift is sensed before the press is (the clock's message arrives late). */
   readonly replyBeforePress: number;
+  /**
+   * Chance the mover forgets to press his clock (his time keeps running). The opponent's press
+   * after the reply then reports nothing (his lever is already down): the next press reported is
+   * the forgetter's, three plies after the last one. Not in the §5.5 captures; ours to sweep.
+   */
+  readonly forgetPress: number;
   /** Press after the move is complete (ms, log-uniform; §5.5: 0–3 clock ticks). */
   readonly pressMs: readonly [number, number];
   /** Thinking time before a move (ms, log-uniform). */
@@ -85,6 +91,7 @@ export const defaultParams: HandlingParams = {
   adjustAfterPress: 0.005,
   blitz: 0.1,
   replyBeforePress: 0.02,
+  forgetPress: 0,
   pressMs: [150, 2500],
   thinkMs: [1000, 30000],
   travelMs: [200, 900],

@@ -2,7 +2,7 @@
  * A whole game as people play it on a sensor board with a clock: thinking, the move's handling
  * (gestures.ts), sometimes an adjustment of a piece by the player who just moved, the press after
  * the move (0.15–2.5 s later), blitz replies within a second of it and, now and then, a reply whose
- * first lift is sensed before the press. Without a clock there are no presses, only the pauses.
+ * first lift is sensed before the press, and a press forgotten (`forgetPress`). Without a clock there are no presses, only the pauses.
  * Returns the inputs for the supervisor and, per ply, when its handling began and ended and how it
  * was made, so a failure can be traced to the ply and the pattern.
  *
@@ -67,6 +67,8 @@ export const playGame = (
   let quickReply = false;
   /** A press the clock reports only after the reply's first lift. */
   let latePress: PlyTrace | undefined;
+  /** The last mover forgot to press: the next mover's press reports nothing. */
+  let leverDown = false;
   for (let i = 0; i < game.length; i++) {
     const pos = game.positionAt(i);
     earlier.add(makeBoardFen(pos.board));
@@ -102,7 +104,18 @@ export const playGame = (
     quickReply = rng.chance(p.blitz);
     if (quickReply) tags.push('blitz-reply-next');
     if (opts.clock) {
-      if (quickReply && i + 1 < game.length && rng.chance(p.replyBeforePress / Math.max(p.blitz, 1e-9)))
+      if (leverDown) {
+        // The previous mover forgot: this mover's lever is down already, his press reports nothing.
+        leverDown = false;
+        tags.push('press-unreported');
+      } else if (i + 1 < game.length && rng.chance(p.forgetPress)) {
+        leverDown = true;
+        tags.push('forgot-press');
+      } else if (
+        quickReply &&
+        i + 1 < game.length &&
+        rng.chance(p.replyBeforePress / Math.max(p.blitz, 1e-9))
+      )
         latePress = trace;
       else {
         tl.press(pos.turn);

@@ -57,6 +57,28 @@ describe('independent handling model', () => {
       expect(tags).toContain(t);
   });
 
+  it('a forgotten press: no press for that ply nor the reply (the lever is down), the forgetter presses next', () => {
+    let forgotten = 0;
+    for (let seed = 1; seed <= 40; seed++) {
+      const played = playGame(game, seededRng(`forget:${seed}`), withOverrides(busy, 'forgetPress=0.3'), {
+        clock: true,
+      });
+      const sides = played.inputs.flatMap(e => (e.kind === 'press' ? [e.side] : []));
+      // The presses still alternate, and each is the mover's of a ply traced as pressed.
+      expect(sides).toEqual(sides.map((_, i) => (i % 2 === 0 ? 'white' : 'black')));
+      const pressed = played.plies.filter(p => p.pressAt !== undefined);
+      expect(pressed.map(p => (p.ply % 2 === 1 ? 'white' : 'black'))).toEqual(sides);
+      played.plies.forEach((p, i) => {
+        if (!p.tags.includes('forgot-press')) return;
+        forgotten++;
+        expect(p.pressAt).toBeUndefined();
+        expect(played.plies[i + 1]?.tags).toContain('press-unreported');
+        expect(played.plies[i + 1]?.pressAt).toBeUndefined();
+      });
+    }
+    expect(forgotten).toBeGreaterThan(10);
+  });
+
   it('is deterministic per seed, and plays no press without a clock', () => {
     const a = playGame(game, seededRng('x:1'), defaultParams, { clock: true });
     const b = playGame(game, seededRng('x:1'), defaultParams, { clock: true });
@@ -110,6 +132,23 @@ describe('judging a run against the handling', () => {
       clock: true,
     });
     expect([v.invented, v.wrongRecord]).toEqual([true, false]);
+  });
+
+  it('with a press forgotten, the plies before the next press are settled too', () => {
+    const forgot = [
+      { ply: 1, san: 'e4', beganAt: 1000, doneAt: 1500, pressAt: undefined, tags: ['forgot-press'] },
+      { ply: 2, san: 'e5', beganAt: 5000, doneAt: 5500, pressAt: undefined, tags: ['press-unreported'] },
+      { ply: 3, san: 'Nf3', beganAt: 8000, doneAt: 8500, pressAt: 9000, tags: [] },
+    ];
+    const sans = { sans: ['e4', 'e5', 'Nf3'], end: undefined };
+    const late = judgeRun([move(1, 'e4', 9000), move(2, 'e5', 9000), move(3, 'Nf3', 9000)], forgot, sans, {
+      clock: true,
+    });
+    expect(late.exact).toBe(true);
+    const short = judgeRun([move(1, 'e4', 1500), move(3, 'Nf3', 9500)], forgot.slice(0, 3), sans, {
+      clock: true,
+    });
+    expect(short.lost).toBe(true);
   });
 
   it('plies taken back below the pressed ones are lost', () => {
