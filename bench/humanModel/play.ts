@@ -108,7 +108,7 @@ export const playGame = (
         // The previous mover forgot: this mover's lever is down already, his press reports nothing.
         leverDown = false;
         tags.push('press-unreported');
-      } else if (i + 1 < game.length && rng.chance(p.forgetPress)) {
+      } else if (p.forgetPress > 0 && i + 1 < game.length && rng.chance(p.forgetPress)) {
         leverDown = true;
         tags.push('forgot-press');
       } else if (
