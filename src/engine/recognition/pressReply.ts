@@ -7,6 +7,10 @@
  *
  *   const reply = replyInHand(st, 'white', root => searchOptionsFrom(root));
  *   if (reply) decidePartial(st, reply.root, reply.members, now, trigger);
+ *
+ * And a press that comes after a missed one (a player forgot to press), read further than the
+ * presses allow: `missedPress`, `missedPressReplyInHand`; `lastSetDown` picks, of stories that
+ * differ in where the presser's piece went, the one where it was set down last.
  */
 import type { Chess, Color } from 'chessops';
 import { kingAttacks, opposite } from 'chessops';

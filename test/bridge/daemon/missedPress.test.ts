@@ -68,7 +68,7 @@ describe('a press forgotten, through the daemon', () => {
       // and the fourth (after 2... Nc6) dropped: White forgot, Black's lever was already down.
       const readings = observations.filter(o => o.type === 'clock');
       expect(readings).toHaveLength(GAME.length + 1);
-      const dropped = new Set([readings[3], readings[4]]);
+      const dropped = new Set<unknown>([readings[3], readings[4]]);
       for (const o of observations) if (!dropped.has(o)) board.push(o);
       const of = (type: string) => seen.filter(m => m.type === type);
       await waitFor(() => of('move').length >= GAME.length, 15_000, 'every ply');
