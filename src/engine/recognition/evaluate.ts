@@ -48,6 +48,7 @@ const synced = (st: RecognitionState, at: number): Step => {
     mismatchOpen: false,
     undecided: undefined,
     awaitSetup: false,
+    missedTried: false,
     catchUp: false,
     shown: true,
     dirty: false,
@@ -556,8 +557,16 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
       if (reply) return decidePartial(st, reply.root, reply.members, now, trigger);
     }
     // Or a press was missed: more plies made than pressed for, the presser's the last of them
-    // (where the presses allow, the board reads only as the presser's move unfinished).
-    if (bounded && !(choice && endsWithMoveOf(choice.members, trigger.side))) {
+    // (where the presses allow, the board reads only as the presser's move unfinished). Not on a
+    // board re-read since (a link back, a restart: what happened meanwhile was not seen), and once
+    // only until the board shows the game again: on a board left to the arbiter the deep search
+    // would be repeated at every press (measured: nine times the CPU of the downtime sweep).
+    if (
+      bounded &&
+      !snapshot &&
+      !st.missedTried &&
+      !(choice && endsWithMoveOf(choice.members, trigger.side))
+    ) {
       // As deep as the chase, with the catch-up's budget (the plies since the last press).
       const further = (root: number): SearchOptions =>
         from(root, true, Math.max(st.options.maxPlies, st.options.chasePlies), st.options.catchUpNodes);
@@ -566,6 +575,7 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
       if (missed) return decidePartial(st, missed.root, missed.members, now, trigger);
       const reply = missedPressReplyInHand(st, trigger.side, further);
       if (reply) return decidePartial(st, reply.root, reply.members, now, trigger);
+      st = { ...st, missedTried: true };
     }
   }
   if (choice?.kind === 'exact') return decideExact(st, choice.root, choice.members, now, trigger);

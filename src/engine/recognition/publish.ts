@@ -194,6 +194,7 @@ export const publishLine = (
     undecided: fresh.length > 0 ? undefined : st.undecided,
     catchUp: fresh.length > 0 ? false : st.catchUp,
     shown: fresh.length > 0 || st.shown,
+    missedTried: fresh.length > 0 ? false : st.missedTried,
     pressedPly:
       st.catchUp && fresh.length > 0 ? Math.max(st.pressedPly, newTip - 1) : Math.min(st.pressedPly, newTip),
   };

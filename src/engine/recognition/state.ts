@@ -155,6 +155,11 @@ export interface RecognitionState {
   readonly pressSeen: boolean;
   /** The last ply whose mover pressed his clock after it (the plies after it are at most two). */
   readonly pressedPly: number;
+  /**
+   * A press found the board beyond the presses' bound and no story of a missed press explained
+   * it: the deep search is not repeated at later presses until the board shows the game again.
+   */
+  readonly missedTried: boolean;
 }
 
 /** Recognition for `game` (its moves are final), the board assumed to show its current position. */
@@ -186,6 +191,7 @@ export const startRecognition = (game: Game, options: Partial<RecognitionOptions
     shown: true,
     pressSeen: false,
     pressedPly: game.length,
+    missedTried: false,
   };
 };
 
