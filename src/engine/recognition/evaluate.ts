@@ -17,7 +17,7 @@ import { squareHistory } from './evidence.js';
 import { isReopened, preferRevision, preferStanding, rereadsStop } from './revise.js';
 import { NO_OUTPUTS, type Step, finalizeByPress, publishLine } from './publish.js';
 import {
-  endsWithMoveOf,
+  isPressedStory,
   lastSetDown,
   missedPress,
   missedPressReplyInHand,
@@ -565,7 +565,7 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
       bounded &&
       !snapshot &&
       !st.missedTried &&
-      !(choice && endsWithMoveOf(choice.members, trigger.side))
+      !choice?.members.some(e => isPressedStory(e, trigger.side))
     ) {
       // As deep as the chase, with the catch-up's budget (the plies since the last press).
       const further = (root: number): SearchOptions =>
@@ -584,7 +584,7 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
     // his piece went (a rook resting on e7, then on e8 and taken off by the reply): where it was
     // set down last.
     const members =
-      trigger.kind === 'press' && choice.members.every(e => endsWithMoveOf([e], trigger.side))
+      trigger.kind === 'press' && choice.members.every(e => isPressedStory(e, trigger.side))
         ? lastSetDown(st, choice.root, choice.members)
         : choice.members;
     return decidePartial(st, choice.root, members, now, trigger);

@@ -24,6 +24,17 @@ export interface ReplyReading {
   readonly members: readonly Explanation[];
 }
 
+/**
+ * Whether the story stands as the board, or leaves only pieces of `opponent`'s lifted (after its
+ * last ply): the reply begun, nothing of the presser's in hand.
+ */
+const leavesTheirsLifted = (e: Explanation, opponent: Color): boolean => {
+  const after = e.positions[e.positions.length - 1];
+  if (!after) return false;
+  if (e.residual.kind === 'none') return true;
+  return e.residual.kind === 'lifted' && e.residual.squares.diff(after.board[opponent]).isEmpty();
+};
+
 /** The roots a press may be read from: the tip, then each revisable ply, with the presser to move. */
 function* presserRoots(st: RecognitionState, presser: Color): Generator<[number, Chess]> {
   for (let root = st.game.length; root >= st.anchor; root--) {
@@ -52,12 +63,8 @@ export const replyInHand = (
     let masked = st.sensed;
     for (const sq of moved) masked = withContent(masked, sq, 'empty');
     const found = explain(rootPos, masked, st.touched, from(root));
-    const fits = (e: Explanation): boolean => {
-      const after = e.positions[0];
-      if (e.path.length !== 1 || e.made !== 1 || !after) return false;
-      if (e.residual.kind === 'none') return true;
-      return e.residual.kind === 'lifted' && e.residual.squares.diff(after.board[opponent]).isEmpty();
-    };
+    const fits = (e: Explanation): boolean =>
+      e.path.length === 1 && e.made === 1 && leavesTheirsLifted(e, opponent);
     const exact = found.exactConsistent ? found.exact.filter(fits) : [];
     const partial = found.partialConsistent ? found.partial.filter(fits) : [];
     const members = exact.length > 0 ? exact : partial;
@@ -102,13 +109,11 @@ export interface PressReading extends ReplyReading {
 }
 
 /**
- * Whether one of the stories makes `presser`'s move, every ply made, as its last ply or followed
+ * Whether the story makes `presser`'s move, every ply seen and made, as its last ply or followed
  * by the reply (made before the press was reported).
  */
-export const endsWithMoveOf = (members: readonly Explanation[], presser: Color): boolean =>
-  members.some(e => e.unseen === 0 && pressedFor(e, presser));
-
-const pressedFor = (e: Explanation, presser: Color): boolean =>
+export const isPressedStory = (e: Explanation, presser: Color): boolean =>
+  e.unseen === 0 &&
   e.made > 0 &&
   e.made === e.path.length &&
   (e.path.length >= 2 || e.positions[e.positions.length - 1]?.turn === opposite(presser));
@@ -128,7 +133,7 @@ export const missedPress = (
   presser: Color,
   from: (root: number) => SearchOptions,
 ): PressReading | undefined => {
-  const pressed = (e: Explanation): boolean => e.unseen === 0 && pressedFor(e, presser);
+  const pressed = (e: Explanation): boolean => isPressedStory(e, presser);
   for (let root = st.game.length; root >= st.anchor; root--) {
     const found = explain(positionAt(st, root), st.sensed, st.touched, from(root));
     const exact = found.exactConsistent ? found.exact.filter(pressed) : [];
@@ -189,12 +194,11 @@ export const missedPressReplyInHand = (
     const rootPos = positionAt(st, root);
     for (const sq of theirs.intersect(diffSquares(rootPos.board, st.sensed))) {
       const found = explain(rootPos, withContent(st.sensed, sq, 'empty'), st.touched, from(root));
-      const fits = (e: Explanation): boolean => {
-        const after = e.positions[e.positions.length - 1];
-        if (e.unseen > 0 || e.made !== e.path.length || after?.turn !== opponent) return false;
-        if (e.residual.kind === 'none') return true;
-        return e.residual.kind === 'lifted' && e.residual.squares.diff(after.board[opponent]).isEmpty();
-      };
+      const fits = (e: Explanation): boolean =>
+        e.unseen === 0 &&
+        e.made === e.path.length &&
+        e.positions[e.positions.length - 1]?.turn === opponent &&
+        leavesTheirsLifted(e, opponent);
       const exact = found.exactConsistent ? found.exact.filter(fits) : [];
       const partial = found.partialConsistent ? found.partial.filter(fits) : [];
       const members = exact.length > 0 ? exact : partial;
