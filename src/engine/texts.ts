@@ -75,6 +75,7 @@ export const TEXT_PARAMS = {
   'setup.late': ['squares', 'count'],
   'setup.new_game': ['squares'],
   'displaced.restore': ['squares'],
+  'displaced.at_press': ['color', 'squares'],
   'board.differs_unreachable': ['ply'],
   'board.differs_ambiguous': ['ply'],
   'board.no_legal_position': ['ply'],

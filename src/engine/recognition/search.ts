@@ -10,7 +10,7 @@
  *   found.exact[0]?.path;          // [{ from: 12, to: 28 }]   (e2e4)
  *   found.partial[0]?.residual;    // e.g. { kind: 'lifted', squares, ... }
  */
-import type { CastlingSide, Chess, Color, NormalMove, Role, Square } from 'chessops';
+import type { CastlingSide, Chess, Color, NormalMove, Position, Role, Square } from 'chessops';
 import { SquareSet, kingCastlesTo, opposite, squareRank } from 'chessops';
 import { rookCastlesTo } from 'chessops/util';
 import { castlingSide } from 'chessops/chess';
@@ -237,11 +237,10 @@ const fewestUnseen = (list: Explanation[]): Explanation[] => {
 };
 
 /**
- * Can the side to move at `pos` capture on every square of `squares`? En passant takes the pawn
+ * The squares the side to move at `pos` can capture on (or move to). En passant takes the pawn
  * beside the square the capturer lands on: that pawn's square counts (lifted first, §5.5).
  */
-const capturable = (pos: Chess, squares: SquareSet): boolean => {
-  if (squares.isEmpty()) return true;
+export const captureReach = (pos: Position): SquareSet => {
   const ctx = pos.ctx();
   let reach = SquareSet.empty();
   for (const from of pos.board[pos.turn]) {
@@ -250,14 +249,39 @@ const capturable = (pos: Chess, squares: SquareSet): boolean => {
     if (pos.epSquare !== undefined && pos.board.pawn.has(from) && dests.has(pos.epSquare))
       reach = reach.with(pos.epSquare + (pos.turn === 'white' ? -8 : 8));
   }
-  return squares.subsetOf(reach);
+  return reach;
 };
 
-const madePlies = (node: Node, missing: SquareSet): number => {
+const capturable = (pos: Chess, squares: SquareSet): boolean =>
+  squares.isEmpty() || squares.subsetOf(captureReach(pos));
+
+/**
+ * At the press of the path's last mover: his pieces missing that his last move did not touch
+ * (a pawn next to the knight's landing square knocked over by the hand), kings apart. They do not
+ * make the move unfinished: the board shows it made and pieces displaced (7.4), not an illegal
+ * move. His moved piece missing (a rook in hand after the king's castling step, a promotion piece
+ * not yet set down, a capturer still in hand) still does.
+ */
+const displacedAtPress = (
+  root: Chess,
+  node: Node,
+  missing: SquareSet,
+  pressBy: Color | undefined,
+): SquareSet => {
+  const last = node.path[node.path.length - 1];
+  const before = node.positions.length >= 2 ? node.positions[node.positions.length - 2] : undefined;
+  const mover = opposite(node.pos.turn);
+  if (!last || pressBy !== mover) return SquareSet.empty();
+  const changed = changedBy(before ?? root, last);
+  return missing.intersect(node.pos.board[mover]).diff(node.pos.board.king).diff(changed);
+};
+
+const madePlies = (root: Chess, node: Node, missing: SquareSet, pressBy?: Color): number => {
   const depth = node.path.length;
   if (depth === 0) return 0;
   const ownLifted = missing.intersect(node.pos.board[node.pos.turn]);
-  return capturable(node.pos, missing.diff(ownLifted)) ? depth : depth - 1;
+  const displaced = displacedAtPress(root, node, missing, pressBy);
+  return capturable(node.pos, missing.diff(ownLifted).diff(displaced)) ? depth : depth - 1;
 };
 
 /**
@@ -315,7 +339,7 @@ export const explain = (
             path: node.path,
             positions: node.positions,
             residual,
-            made: madePlies(node, diff),
+            made: madePlies(root, node, diff, opts.pressBy),
             unseen: node.unseenCount,
           });
         } else {

@@ -21,9 +21,11 @@ import { onCorrection, onMove } from './moves.js';
 import { onReset } from './reset.js';
 import { onUndecided, onUndecidedPress } from './undecided.js';
 import { isUnseenPress, onUnseenPlies } from './unseenPlies.js';
-import { moverOf } from './state.js';
+import { moverOf, positionAt } from './state.js';
+import { captureReach } from '../recognition/search.js';
+import { makeSquare } from 'chessops';
 import { type Tx, emit, isOver, patch } from './tx.js';
-import { say } from '../texts.js';
+import { englishList, say } from '../texts.js';
 
 /** The last ply of the recognised game made by `side` (0: none). */
 export const lastPlyBy = (tx: Tx, side: Color): number => {
@@ -76,6 +78,33 @@ const onOutput = (tx: Tx, out: RecognitionOutput): void => {
   }
 };
 
+/**
+ * Pieces of the presser off the board at his press, which the reply cannot have taken (a pawn
+ * beside the knight's square knocked over by the hand): his move stands, the pieces are displaced
+ * (7.4). Whether they lie on their squares or on the floor the board cannot tell: a `possible`
+ * finding on the move, for the arbiter, never an alert.
+ */
+const noteDisplaced = (tx: Tx, side: Color, at: number): void => {
+  const { st } = tx;
+  const ply = st.rec.game.length;
+  const pos = positionAt(st, ply);
+  if (pos.turn === side || ply === 0) return;
+  const off = pos.board[side].diff(pos.board.king).diff(st.rec.sensed.occupied).diff(captureReach(pos));
+  if (off.isEmpty()) return;
+  const squares = [...off].map(makeSquare);
+  emit(tx, at, {
+    type: 'finding',
+    ply,
+    code: 'displaced-pieces',
+    article: citeTopic(st.profile, 'displacedPieces'),
+    color: side,
+    grade: 'possible',
+    breach: false,
+    detail: `${side === 'white' ? 'White' : 'Black'} pressed the clock with nothing on ${englishList(squares)} (a piece knocked over?): the move stands; displaced pieces are set up again on the time of the player who displaced them.`,
+    text: [say('displaced.at_press', { color: side, squares })],
+  });
+};
+
 /** The clock side of a press, after recognition judged the board. */
 const afterPress = (tx: Tx, side: Color, at: number, outputs: readonly RecognitionOutput[]): void => {
   // The pieces were set up again after the game (reset.ts): a press completes nothing.
@@ -93,6 +122,7 @@ const afterPress = (tx: Tx, side: Color, at: number, outputs: readonly Recogniti
   const last = lastPlyBy(tx, side);
   if (last > tx.st.completed[side]) {
     pressFor(tx, side, at);
+    noteDisplaced(tx, side, at);
     // A press for the mover's ply: the record's turn is proven again after a gap.
     patch(tx, { completed: { ...tx.st.completed, [side]: last }, unproven: false });
     return;

@@ -134,6 +134,10 @@ export const traceTurn = (pos: Position, events: readonly BoardEvent[], opts: Tr
   };
 
   const place = (sq: Square, content: Exclude<SensedContent, 'empty'>, e: BoardEvent): void => {
+    // The piece of the square set down on it without being lifted in the turn: it was off the
+    // board when the turn began (knocked over, and now set up again by either player). Restoring
+    // a displaced piece (7.4) touches nothing the board can prove.
+    if (on.get(sq) === sq && matches(content, pos.board.get(sq)) && !touched.has(sq)) return;
     if (on.has(sq)) lift(sq, e);
     let i = hand.findIndex(h => h.origin === sq && matches(content, h.piece));
     if (i < 0) {
