@@ -57,6 +57,17 @@ export interface HandlingParams {
    * the forgetter's, three plies after the last one. Not in the §5.5 captures; ours to sweep.
    */
   readonly forgetPress: number;
+  /**
+   * Chance the hand withdrawing from its move knocks over a piece beside the destination (no
+   * king): lying on its side it is not sensed. Not in the §5.5 captures; ours to sweep. Who sets it
+   * up again, and when, by relative weights: the mover before his press, the mover after it, the
+   * opponent before his reply, the mover at his next turn before his move.
+   */
+  readonly knock: number;
+  readonly knockBeforePress: number;
+  readonly knockAfterPress: number;
+  readonly knockByOpponent: number;
+  readonly knockNextTurn: number;
   /** Press after the move is complete (ms, log-uniform; §5.5: 0–3 clock ticks). */
   readonly pressMs: readonly [number, number];
   /** Thinking time before a move (ms, log-uniform). */
@@ -92,6 +103,11 @@ export const defaultParams: HandlingParams = {
   blitz: 0.1,
   replyBeforePress: 0.02,
   forgetPress: 0,
+  knock: 0,
+  knockBeforePress: 1,
+  knockAfterPress: 1,
+  knockByOpponent: 1,
+  knockNextTurn: 1,
   pressMs: [150, 2500],
   thinkMs: [1000, 30000],
   travelMs: [200, 900],

@@ -79,6 +79,33 @@ describe('independent handling model', () => {
     expect(forgotten).toBeGreaterThan(10);
   });
 
+  it('knocks a piece over beside the destination and has it set up again in each of four ways', () => {
+    const tags = new Set<string>();
+    for (let seed = 1; seed <= 40; seed++) {
+      const played = playGame(game, seededRng(`knock:${seed}`), withOverrides(busy, 'knock=0.4'), {
+        clock: true,
+      });
+      const board: SensedContent[] = contentsOf(game.positionAt(0).board);
+      for (const e of played.inputs) if (e.kind === 'square') board[e.square] = e.piece;
+      // Every knocked piece is back by the end, and every ply was pressed for.
+      expect(board).toEqual(contentsOf(game.positionAt(game.length).board));
+      expect(played.inputs.filter(e => e.kind === 'press')).toHaveLength(SANS.length);
+      for (const p of played.plies) for (const t of p.tags) if (t.startsWith('knock')) tags.add(t);
+    }
+    expect([...tags].sort()).toEqual([
+      'knock-after-press',
+      'knock-before-press',
+      'knock-by-opponent',
+      'knock-next-turn',
+    ]);
+    // With no knock, the weights of its ways draw nothing: the same handling as the defaults.
+    const plain = playGame(game, seededRng('knock:0'), defaultParams, { clock: true });
+    const weighted = playGame(game, seededRng('knock:0'), withOverrides(defaultParams, 'knockNextTurn=5'), {
+      clock: true,
+    });
+    expect(weighted.inputs).toEqual(plain.inputs);
+  });
+
   it('is deterministic per seed, and plays no press without a clock', () => {
     const a = playGame(game, seededRng('x:1'), defaultParams, { clock: true });
     const b = playGame(game, seededRng('x:1'), defaultParams, { clock: true });
