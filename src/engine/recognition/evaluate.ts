@@ -18,6 +18,7 @@ import { isReopened, preferRevision, preferStanding, rereadsStop } from './revis
 import { NO_OUTPUTS, type Step, finalizeByPress, publishLine } from './publish.js';
 import {
   isPressedStory,
+  lastLifted,
   lastSetDown,
   missedPress,
   missedPressReplyInHand,
@@ -582,10 +583,11 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
   if (choice?.kind === 'partial') {
     // At a press, stories of the presser's move complete and the reply begun that differ in where
     // his piece went (a rook resting on e7, then on e8 and taken off by the reply): where it was
-    // set down last.
+    // set down last; or in which of two like pieces made it, the other knocked over: the one that
+    // left its square last before the move's square was filled.
     const members =
       trigger.kind === 'press' && choice.members.every(e => isPressedStory(e, trigger.side))
-        ? lastSetDown(st, choice.root, choice.members)
+        ? lastLifted(st, choice.root, lastSetDown(st, choice.root, choice.members))
         : choice.members;
     return decidePartial(st, choice.root, members, now, trigger);
   }

@@ -10,11 +10,12 @@
  *
  * And a press that comes after a missed one (a player forgot to press), read further than the
  * presses allow: `missedPress`, `missedPressReplyInHand`; `lastSetDown` picks, of stories that
- * differ in where the presser's piece went, the one where it was set down last.
+ * differ in where the presser's piece went, the one where it was set down last; `lastLifted`, of
+ * stories that differ in which piece made the move, the one that left its square last.
  */
 import type { Chess, Color } from 'chessops';
 import { kingAttacks, opposite } from 'chessops';
-import { type Explanation, type SearchOptions, explain } from './search.js';
+import { type Explanation, type SearchOptions, changedBy, explain } from './search.js';
 import { diffSquares, pieceAt, withContent } from './sensedBoard.js';
 import { type RecognitionState, madeIndexOf, positionAt } from './state.js';
 
@@ -25,14 +26,21 @@ export interface ReplyReading {
 }
 
 /**
- * Whether the story stands as the board, or leaves only pieces of `opponent`'s lifted (after its
- * last ply): the reply begun, nothing of the presser's in hand.
+ * Whether the story, from `root` and ending with the presser's move, stands as the board, or
+ * leaves only pieces of `opponent`'s lifted: the reply begun, nothing of the presser's in hand
+ * but pieces his move did not touch, no king (knocked over as the hand withdrew: displaced).
  */
-const leavesTheirsLifted = (e: Explanation, opponent: Color): boolean => {
+const leavesTheirsLifted = (e: Explanation, opponent: Color, root: Chess): boolean => {
   const after = e.positions[e.positions.length - 1];
-  if (!after) return false;
+  const last = e.path[e.path.length - 1];
+  if (!after || !last) return false;
   if (e.residual.kind === 'none') return true;
-  return e.residual.kind === 'lifted' && e.residual.squares.diff(after.board[opponent]).isEmpty();
+  if (e.residual.kind !== 'lifted') return false;
+  const before = e.positions.length >= 2 ? e.positions[e.positions.length - 2] : root;
+  const displaced = after.board[opposite(opponent)]
+    .diff(after.board.king)
+    .diff(changedBy(before ?? root, last));
+  return e.residual.squares.diff(after.board[opponent]).diff(displaced).isEmpty();
 };
 
 /** The roots a press may be read from: the tip, then each revisable ply, with the presser to move. */
@@ -64,7 +72,7 @@ export const replyInHand = (
     for (const sq of moved) masked = withContent(masked, sq, 'empty');
     const found = explain(rootPos, masked, st.touched, from(root));
     const fits = (e: Explanation): boolean =>
-      e.path.length === 1 && e.made === 1 && leavesTheirsLifted(e, opponent);
+      e.path.length === 1 && e.made === 1 && leavesTheirsLifted(e, opponent, rootPos);
     const exact = found.exactConsistent ? found.exact.filter(fits) : [];
     const partial = found.partialConsistent ? found.partial.filter(fits) : [];
     const members = exact.length > 0 ? exact : partial;
@@ -177,6 +185,50 @@ export const lastSetDown = (
 };
 
 /**
+ * Of stories differing in which piece made the presser's move, the others' pieces missing
+ * (a rook knocked over on a8 while the rook from f8 goes to c8; two knights able to take on c4,
+ * one of them knocked over): the one whose moving piece left its square last before the move's
+ * square was filled. A piece knocked over before the turn, or as the hand withdrew from the move,
+ * left its square at another time. Where the stories agree, all of them.
+ */
+export const lastLifted = (
+  st: RecognitionState,
+  root: number,
+  members: readonly Explanation[],
+): Explanation[] => {
+  if (members.length <= 1) return [...members];
+  const start = madeIndexOf(st, root) + 1;
+  // The first ply the stories differ in (the presser's, with the reply after it or not).
+  const first = members[0]?.path ?? [];
+  const k = first.findIndex((m, i) =>
+    members.some(e => {
+      const o = e.path[i];
+      return !o || o.from !== m.from || o.to !== m.to || o.promotion !== m.promotion;
+    }),
+  );
+  if (k < 0) return [...members];
+  const lifted = (e: Explanation): number => {
+    const move = e.path[k];
+    if (!move) return -1;
+    let filled = -1;
+    for (let j = start; j < st.evidence.length; j++) {
+      const ev = st.evidence[j];
+      if (ev?.kind === 'square' && ev.square === move.to && ev.piece !== 'empty') filled = j;
+    }
+    let at = -1;
+    for (let j = start; j < (filled < 0 ? st.evidence.length : filled); j++) {
+      const ev = st.evidence[j];
+      if (ev?.kind === 'square' && ev.square === move.from && ev.piece === 'empty') at = j;
+    }
+    return at;
+  };
+  const when = members.map(lifted);
+  const latest = Math.max(...when);
+  const last = members.filter((_, k) => when[k] === latest);
+  return latest >= 0 && last.length < members.length ? last : [...members];
+};
+
+/**
  * `missedPress` with the reply's piece set down where no piece of the opponent's stood (a knight
  * set down next to its square on its way, a pawn set on its square before it is lifted from the
  * one behind): each such piece in turn taken as in hand, the stories from the tip and from each
@@ -198,7 +250,7 @@ export const missedPressReplyInHand = (
         e.unseen === 0 &&
         e.made === e.path.length &&
         e.positions[e.positions.length - 1]?.turn === opponent &&
-        leavesTheirsLifted(e, opponent);
+        leavesTheirsLifted(e, opponent, rootPos);
       const exact = found.exactConsistent ? found.exact.filter(fits) : [];
       const partial = found.partialConsistent ? found.partial.filter(fits) : [];
       const members = exact.length > 0 ? exact : partial;

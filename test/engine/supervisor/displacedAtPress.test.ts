@@ -133,6 +133,89 @@ describe('a piece knocked over at the press', () => {
     expect(failuresOf('knocked-opponent.cbs', script)).toEqual([]);
   });
 
+  it('of two rooks that reach c8, the one knocked over is not the one that moved (Rfc8, the a8 rook lying)', () => {
+    // Found by the independent model (twic1256 #1867): Rac8 and Rfc8 both leave a rook missing;
+    // the rook that moved left its square last before c8 was filled, the other fell earlier.
+    const script = `@edition E23
+@timecontrol 5400+30
+@start r4rk1/2p1bppp/p3q3/4P3/Q1p2B2/2P3P1/P4P1P/1R3RK1 w - - 0 21
+0     press black
+1000  b1 -
+1400  b7 R
+> move 1 Rb7
+1600  a8 -
+2000  press white
+8000  f8 -
+8400  c8 r
+> move 2 Rfc8
+8800  press black
+> finding displaced-pieces 7.4.1 black possible information
+12000 a8 r
+14000 g1 -
+14300 h1 K
+> move 3 Kh1
+14600 press white
+40000 tick
+`;
+    expect(failuresOf('knocked-twin-rook.cbs', script)).toEqual([]);
+  });
+
+  it("the reply set down on its way before the press is reported, the presser's pawn lying knocked over", () => {
+    // Found by the independent model (kasparov #2106): Bg3 knocks g2 over, and Black's knight,
+    // on its way from g7 to f5, touches down on f4 as White's press arrives.
+    const script = `@edition E23
+@timecontrol 5400+30
+@start rnbqkb1r/ppp1ppn1/3p3p/6p1/3P3B/4P3/PPPN1PPP/RN1QKB1R w KQkq - 2 8
+0     press black
+3351  h4 -
+3827  g3 B
+> move 1 Bg3
+4029  g2 -
+5934  g7 -
+6137  f4 n
+6140  press white
+> finding displaced-pieces 7.4.1 white possible information
+6600  f4 -
+6900  f5 n
+> move 2 Nf5
+7300  press black
+9000  g2 P
+10000 f1 -
+10400 e2 B
+> move 3 Be2
+10800 press white
+40000 tick
+`;
+    expect(failuresOf('knocked-reply-on-its-way.cbs', script)).toEqual([]);
+  });
+
+  it('two rooks, one knocked over, and the reply made before the press is reported (Rfd8, Rab1)', () => {
+    // Found by the independent model (carlsen #37): the stories Rfd8 Rab1 and Rcd8 Rab1 differ
+    // in the presser's ply, not the last one: the rook that left its square last before d8 was
+    // filled made it (c8 fell as the hand withdrew).
+    const script = `@edition E23
+@timecontrol 5400+30
+@start 2r2rk1/pp1qppbp/2n1n1p1/2p5/Q7/2NPB1P1/PP2PPBP/R4RK1 b - - 4 14
+0     press white
+3159  f8 -
+3774  d8 r
+> move 1 Rfd8
+3994  c8 -
+5725  a1 -
+5761  b1 R
+5799  press black
+> move 2 Rab1
+6000  press white
+7000  c8 r
+9000  g8 -
+9300  h8 k
+> move 3 Kh8
+9700  press black
+40000 tick
+`;
+    expect(failuresOf('knocked-twin-rook-reply.cbs', script)).toEqual([]);
+  });
+
   it('the moved piece itself missing is still an unfinished move: castling pressed with the rook in hand', () => {
     const script = `${OPENING}9000  g1 -
 9400  f3 N
