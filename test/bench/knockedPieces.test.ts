@@ -20,6 +20,18 @@ import { runSupervision, startSupervision } from '../../src/engine/supervisor/in
 import { expectedRecord } from '../../src/engine/supervisor/record.js';
 import { sharedPath } from '../support/shared.js';
 
+/** The game `n` (1-based) of a corpus file, split at its `[Event ` tags as the sweep does. */
+const corpusGame = (file: string, n: number): Game => {
+  const text = decodePgnBytes(readFileSync(sharedPath(`data/pgn/${file}`)));
+  const starts = [...text.matchAll(/^\[Event /gm)].map(m => m.index);
+  const read = readPgn(text.slice(starts[n - 1], starts[n] ?? text.length))[0];
+  if (!read || read.isErr) throw new Error(`${file} #${n}: not readable`);
+  return read.value.game;
+};
+
+const STRESSED =
+  'stop=0.3,nextTo=0.3,captureStop=0.4,capturedFirst=25,capturerFirst=10,ghost=0.4,repeatStop=1,adjust=0.1,adjustAfterPress=0.05,blitz=0.3,replyBeforePress=0.1,castleBothInHand=1,epCapturedFirst=1,promoPawnFirst=0.6,slide=0.2,flicker=0.1,placeBeforeLift=0.3';
+
 /** The first `count` games of a corpus file. */
 const corpusGames = (file: string, count: number): Game[] => {
   const text = decodePgnBytes(readFileSync(sharedPath(`data/pgn/${file}`)));
@@ -61,4 +73,36 @@ describe('pieces knocked over by the hand (independent model)', () => {
     }
     expect(knocks).toBeGreaterThan(30);
   });
+
+  it.each([
+    // Two like pieces able to make the move, one of them knocked over: read both ways, nothing
+    // published, the press a 7.5.1 (Rac8 or Rfc8; cxd5 or exd5; Naxc4 or Nexc4).
+    ['twic1256.pgn', 1867, 2, true, 'knock=0.05'],
+    ['twic1256.pgn', 168, 1, true, 'knock=0.05'],
+    ['kasparov.pgn', 1419, 2, true, 'knock=0.05'],
+    ['carlsen.pgn', 37, 3, true, `${STRESSED},knock=0.05`],
+    // The reply's knight set down on its way as the press arrived, the presser's pawn lying.
+    ['kasparov.pgn', 2106, 2, true, 'knock=0.05'],
+    // A press forgotten, and the reply's own pawn knocked over and lying: the plies since the last
+    // press were never shown with it standing (a 7.5.1), or the board stood as no position longer
+    // than the quiet time (an illegal-position alert).
+    ['engine-threefold-repetition.pgn', 568, 1, true, 'knock=0.05,forgetPress=0.05'],
+    ['carlsen.pgn', 1302, 2, true, 'knock=0.05,forgetPress=0.05'],
+    ['twic1256.pgn', 421, 2, true, 'knock=0.05,forgetPress=0.05'],
+    // Without a clock: a revision (Qc7 read, the queen going on to d8) with a bishop lying.
+    ['carlsen.pgn', 507, 1, false, 'knock=0.05'],
+  ] as const)(
+    '%s #%i seed %i, clock %s, %s: once failed, now the record, no alert',
+    (file, n, seed, clock, rates) => {
+      const game = corpusGame(file, n);
+      const want = expectedRecord(game, getProfile('E23', 'standard'));
+      const params = withOverrides(defaultParams, rates, { dwellMs: dwellOfLevel('300') });
+      const played = playGame(game, seededRng(`${file}:${n}:${seed}`), params, { clock });
+      const events = supervise(game.start.fen, played.inputs);
+      const verdict = judgeRun(events, played.plies, want, { clock });
+      expect(verdict.problems).toEqual([]);
+      expect(verdict.exact).toBe(true);
+      expect(events.filter(e => e.type === 'alert')).toEqual([]);
+    },
+  );
 });

@@ -73,11 +73,13 @@ const replayUpTo = (events: readonly BoardEvent[], stop: BoardEvent, base: Board
  * after which it first showed each, or undefined when it never showed them all. A true history of
  * several plies normally shows each position; a transposition (Nf3 e5 e4 for e4 e5 Nf3) or a
  * capture that hides a lifted piece (Bh6 Nxh6 for a bishop held in the air after ...Nh6) does not.
+ * Squares in `ignore` are not compared (pieces no ply of the story moves, lying knocked over).
  */
 export const observedAt = (
   st: RecognitionState,
   root: number,
   positions: readonly Chess[],
+  ignore: SquareSet = SquareSet.empty(),
 ): number[] | undefined => {
   if (positions.length === 0) return [];
   const before = st.game.positionView(root);
@@ -90,7 +92,7 @@ export const observedAt = (
     s = replayEvent(s, e);
     const k = e.kind === 'snapshot' ? lastShown(positions, seen.length, s) : seen.length;
     const pos = positions[k];
-    if (pos && diffSquares(pos.board, s).isEmpty()) {
+    if (pos && diffSquares(pos.board, s).diff(ignore).isEmpty()) {
       while (seen.length <= k) seen.push(j);
       if (seen.length === positions.length) return seen;
     }

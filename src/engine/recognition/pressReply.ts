@@ -14,7 +14,9 @@
  * stories that differ in which piece made the move, the one that left its square last.
  */
 import type { Chess, Color } from 'chessops';
-import { kingAttacks, opposite } from 'chessops';
+import { SquareSet, kingAttacks, opposite } from 'chessops';
+import { claimedBy } from './choose.js';
+import { observedAt } from './evidence.js';
 import { type Explanation, type SearchOptions, changedBy, explain } from './search.js';
 import { diffSquares, pieceAt, withContent } from './sensedBoard.js';
 import { type RecognitionState, madeIndexOf, positionAt } from './state.js';
@@ -143,13 +145,32 @@ export const missedPress = (
 ): PressReading | undefined => {
   const pressed = (e: Explanation): boolean => isPressedStory(e, presser);
   for (let root = st.game.length; root >= st.anchor; root--) {
-    const found = explain(positionAt(st, root), st.sensed, st.touched, from(root));
+    const rootPos = positionAt(st, root);
+    const found = explain(rootPos, st.sensed, st.touched, from(root));
     const exact = found.exactConsistent ? found.exact.filter(pressed) : [];
     if (exact.length > 0) return { root, members: exact, kind: 'exact' };
-    const partial = found.partialConsistent ? lastSetDown(st, root, found.partial.filter(pressed)) : [];
+    const shown = found.partialConsistent
+      ? found.partial.filter(pressed)
+      : found.partial.filter(e => pressed(e) && shownBut(st, root, rootPos, e));
+    const partial = lastSetDown(st, root, shown);
     if (partial.length > 0) return { root, members: partial, kind: 'partial' };
   }
   return undefined;
+};
+
+/**
+ * Did the board show the story's positions in order, but for pieces in hand that none of its
+ * plies moves (a pawn knocked over as the reply's hand withdrew, lying since: the position after
+ * the presser's move was never shown with it standing)?
+ */
+const shownBut = (st: RecognitionState, root: number, rootPos: Chess, e: Explanation): boolean => {
+  if (e.residual.kind !== 'lifted') return false;
+  let moved = SquareSet.empty();
+  e.path.forEach((m, i) => {
+    moved = moved.union(changedBy((i === 0 ? rootPos : e.positions[i - 1]) ?? rootPos, m));
+  });
+  const lying = e.residual.squares.diff(moved);
+  return lying.nonEmpty() && observedAt(st, root, claimedBy('partial', e), lying) !== undefined;
 };
 
 /**

@@ -35,7 +35,8 @@ export interface Explanation {
   /**
    * How many plies of the path are *made*: all of them, except when the pieces still missing
    * cannot all be accounted for by the side to move (its own lifted pieces and the pieces it may
-   * capture), in which case the last mover may still be handling pieces.
+   * capture) or as the last mover's pieces his last move did not touch (knocked over, no king), in
+   * which case the last mover may still be handling pieces.
    */
   readonly made: number;
   /** Plies that capture on a square the sensors did not see change (occupancy-only boards). */
@@ -256,32 +257,27 @@ const capturable = (pos: Chess, squares: SquareSet): boolean =>
   squares.isEmpty() || squares.subsetOf(captureReach(pos));
 
 /**
- * At the press of the path's last mover: his pieces missing that his last move did not touch
- * (a pawn next to the knight's landing square knocked over by the hand), kings apart. They do not
- * make the move unfinished: the board shows it made and pieces displaced (7.4), not an illegal
- * move. His moved piece missing (a rook in hand after the king's castling step, a promotion piece
- * not yet set down, a capturer still in hand) still does.
+ * The path's last mover's pieces missing that his last move did not touch (a pawn beside the
+ * knight's square knocked over by the withdrawing hand, lying unsensed), kings apart. They do not
+ * make the move unfinished: the board shows it made and pieces displaced (7.4), whether his press
+ * comes now, later or never. His moved piece missing (a rook in hand after the king's castling
+ * step, a promotion piece not yet set down, a capturer still in hand) still does.
  */
-const displacedAtPress = (
-  root: Chess,
-  node: Node,
-  missing: SquareSet,
-  pressBy: Color | undefined,
-): SquareSet => {
+const displaced = (root: Chess, node: Node, missing: SquareSet): SquareSet => {
   const last = node.path[node.path.length - 1];
-  const before = node.positions.length >= 2 ? node.positions[node.positions.length - 2] : undefined;
+  if (!last) return SquareSet.empty();
+  const before = node.positions.length >= 2 ? node.positions[node.positions.length - 2] : root;
   const mover = opposite(node.pos.turn);
-  if (!last || pressBy !== mover) return SquareSet.empty();
   const changed = changedBy(before ?? root, last);
   return missing.intersect(node.pos.board[mover]).diff(node.pos.board.king).diff(changed);
 };
 
-const madePlies = (root: Chess, node: Node, missing: SquareSet, pressBy?: Color): number => {
+const madePlies = (root: Chess, node: Node, missing: SquareSet): number => {
   const depth = node.path.length;
   if (depth === 0) return 0;
   const ownLifted = missing.intersect(node.pos.board[node.pos.turn]);
-  const displaced = displacedAtPress(root, node, missing, pressBy);
-  return capturable(node.pos, missing.diff(ownLifted).diff(displaced)) ? depth : depth - 1;
+  const lying = displaced(root, node, missing);
+  return capturable(node.pos, missing.diff(ownLifted).diff(lying)) ? depth : depth - 1;
 };
 
 /**
@@ -339,7 +335,7 @@ export const explain = (
             path: node.path,
             positions: node.positions,
             residual,
-            made: madePlies(root, node, diff, opts.pressBy),
+            made: madePlies(root, node, diff),
             unseen: node.unseenCount,
           });
         } else {

@@ -182,10 +182,11 @@ const CASES: readonly Case[] = [
     expected: ['move 1 e4 @1700'],
   },
   {
-    name: 'knocked-over piece vanishes after the move and reappears: the move is made when it is back',
-    source: 'issue: knocked-over pieces that vanish and reappear',
+    name: 'knocked-over piece vanishes after the move and reappears: the move is made when it landed',
+    source:
+      'issue: knocked-over pieces that vanish and reappear; a piece the move did not touch lying is displaced (7.4)',
     script: '0 e2 -; 200 e4 P; 300 d2 -; 1500 d2 P; 2500 tick',
-    expected: ['move 1 e4 @1500'],
+    expected: ['move 1 e4 @200'],
   },
   {
     name: 'opponent piece knocked over after the move: the move is made, the opponent has the move',

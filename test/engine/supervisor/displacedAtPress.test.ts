@@ -204,6 +204,7 @@ describe('a piece knocked over at the press', () => {
 5725  a1 -
 5761  b1 R
 5799  press black
+> finding displaced-pieces 7.4.1 black possible information
 > move 2 Rab1
 6000  press white
 7000  c8 r
