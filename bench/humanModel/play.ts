@@ -48,6 +48,8 @@ interface Knocked {
   readonly when: 'beforePress' | 'afterPress' | 'beforePly';
   /** For `beforePly`: the index of the ply before whose handling it is set up. */
   readonly ply: number;
+  /** The trace's tag: `knock-before-press`, `knock-after-press`, `knock-by-opponent`, `knock-next-turn`. */
+  readonly tag: string;
 }
 
 /** Does ply `i` of `game` change `square` (its mover's squares, a castling rook, an en passant victim)? */
@@ -82,7 +84,9 @@ const knockOver = (tl: Timeline, rng: Rng, p: HandlingParams, game: Game, i: num
   tl.wait(rng.between(30, 300));
   tl.set(square, 'empty');
   const when = kind === 0 ? 'beforePress' : kind === 1 ? 'afterPress' : 'beforePly';
-  return { square, piece, when, ply: kind === 2 ? i + 1 : i + 2 };
+  const tag =
+    ['knock-before-press', 'knock-after-press', 'knock-by-opponent', 'knock-next-turn'][kind] ?? 'knock';
+  return { square, piece, when, ply: kind === 2 ? i + 1 : i + 2, tag };
 };
 
 /** Lifts a piece of `side`'s (the moved one, more often) and puts it back on its square. */
@@ -157,10 +161,7 @@ export const playGame = (
       );
     if (p.knock > 0 && !lying && rng.chance(p.knock)) {
       lying = knockOver(tl, rng, p, game, i);
-      if (lying)
-        tags.push(
-          `knock-${lying.when === 'beforePly' ? (lying.ply === i + 1 ? 'by-opponent' : 'next-turn') : lying.when === 'beforePress' ? 'before-press' : 'after-press'}`,
-        );
+      if (lying) tags.push(lying.tag);
       if (lying?.when === 'beforePress' || (lying?.when === 'afterPress' && !opts.clock)) {
         tl.wait(rng.between(200, 1500));
         tl.set(lying.square, lying.piece);

@@ -17,7 +17,7 @@ import type { Chess, Color } from 'chessops';
 import { SquareSet, kingAttacks, opposite } from 'chessops';
 import { claimedBy } from './choose.js';
 import { observedAt } from './evidence.js';
-import { type Explanation, type SearchOptions, changedBy, explain } from './search.js';
+import { type Explanation, type SearchOptions, bystanders, changedBy, explain } from './search.js';
 import { diffSquares, pieceAt, withContent } from './sensedBoard.js';
 import { type RecognitionState, madeIndexOf, positionAt } from './state.js';
 
@@ -39,9 +39,7 @@ const leavesTheirsLifted = (e: Explanation, opponent: Color, root: Chess): boole
   if (e.residual.kind === 'none') return true;
   if (e.residual.kind !== 'lifted') return false;
   const before = e.positions.length >= 2 ? e.positions[e.positions.length - 2] : root;
-  const displaced = after.board[opposite(opponent)]
-    .diff(after.board.king)
-    .diff(changedBy(before ?? root, last));
+  const displaced = bystanders(before ?? root, last, after);
   return e.residual.squares.diff(after.board[opponent]).diff(displaced).isEmpty();
 };
 
@@ -245,7 +243,7 @@ export const lastLifted = (
   };
   const when = members.map(lifted);
   const latest = Math.max(...when);
-  const last = members.filter((_, k) => when[k] === latest);
+  const last = members.filter((_, i) => when[i] === latest);
   return latest >= 0 && last.length < members.length ? last : [...members];
 };
 

@@ -267,10 +267,12 @@ const displaced = (root: Chess, node: Node, missing: SquareSet): SquareSet => {
   const last = node.path[node.path.length - 1];
   if (!last) return SquareSet.empty();
   const before = node.positions.length >= 2 ? node.positions[node.positions.length - 2] : root;
-  const mover = opposite(node.pos.turn);
-  const changed = changedBy(before ?? root, last);
-  return missing.intersect(node.pos.board[mover]).diff(node.pos.board.king).diff(changed);
+  return missing.intersect(bystanders(before ?? root, last, node.pos));
 };
+
+/** The pieces of `move`'s mover that it leaves untouched (`after`: the position it makes), kings apart. */
+export const bystanders = (before: Chess, move: NormalMove, after: Chess): SquareSet =>
+  after.board[opposite(after.turn)].diff(after.board.king).diff(changedBy(before, move));
 
 const madePlies = (root: Chess, node: Node, missing: SquareSet): number => {
   const depth = node.path.length;

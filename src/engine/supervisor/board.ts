@@ -6,6 +6,7 @@
  *   boardStep(tx, { kind: 'press', at: 900, side: 'white' });
  *   tx.events.map(e => e.type);   // e.g. ['move', 'clock']
  */
+import { makeSquare } from 'chessops';
 import type { BoardEvent } from '../recognition/boardEvent.js';
 import type { PublishedMove, RecognitionOutput } from '../recognition/outputs.js';
 import { step } from '../recognition/step.js';
@@ -23,7 +24,6 @@ import { onUndecided, onUndecidedPress } from './undecided.js';
 import { isUnseenPress, onUnseenPlies } from './unseenPlies.js';
 import { moverOf, positionAt } from './state.js';
 import { captureReach } from '../recognition/search.js';
-import { makeSquare } from 'chessops';
 import { type Tx, emit, isOver, patch } from './tx.js';
 import { englishList, say } from '../texts.js';
 
