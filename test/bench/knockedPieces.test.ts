@@ -91,6 +91,9 @@ describe('pieces knocked over by the hand (independent model)', () => {
     ['twic1256.pgn', 421, 2, true, 'knock=0.05,forgetPress=0.05'],
     // Without a clock: a revision (Qc7 read, the queen going on to d8) with a bishop lying.
     ['carlsen.pgn', 507, 1, false, 'knock=0.05'],
+    // Without a clock: a pawn knocked over just after the move, in the next player's turn, set up
+    // by its knocker after that player's move: his touch, lifted and put back (4.3.1).
+    ['twic0920.pgn', 1870, 1, false, 'knock=0.2'],
   ] as const)(
     '%s #%i seed %i, clock %s, %s: once failed, now the record, no alert',
     (file, n, seed, clock, rates) => {

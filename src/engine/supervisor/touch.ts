@@ -208,21 +208,24 @@ export const traceTurn = (pos: Position, events: readonly BoardEvent[], opts: Tr
 
 /**
  * How many of `events` it took to make the move from `pos` to `after`: up to the first event after
- * which the board shows `after` and every square the move changes has reported (an occupancy-only
- * board shows a capture's squares occupied as soon as the capturer is lifted). Once the board
- * shows the move, it is made (4.7): what is touched afterwards (a piece knocked over as the hand
- * withdraws, the opponent starting his reply within the settle window) is no touch of this move.
- * All of `events` when the board never showed the move by itself, or was re-read (a snapshot).
+ * which the squares the move changes show `after` and have all reported (an occupancy-only board
+ * shows a capture's squares occupied as soon as the capturer is lifted). Once the board shows the
+ * move, it is made (4.7): what is touched afterwards (a piece knocked over as the hand withdraws,
+ * the opponent starting his reply within the settle window, a piece lying since before set up
+ * again) is no touch of this move. Other squares do not hold the move back: a piece lying knocked
+ * over elsewhere (7.4) is no part of it. All of `events` when the board never showed the move, or
+ * was re-read (a snapshot).
  */
 export const madeWithin = (pos: Position, after: Position, events: readonly BoardEvent[]): number => {
   const [a, b] = [pos.board, after.board];
-  let differs = a.white.xor(b.white).union(a.black.xor(b.black));
-  for (const role of ROLES) differs = differs.union(a[role].xor(b[role]));
-  let unreported = differs;
+  let moved = a.white.xor(b.white).union(a.black.xor(b.black));
+  for (const role of ROLES) moved = moved.union(a[role].xor(b[role]));
+  let differs = moved;
+  let unreported = moved;
   for (let i = 0; i < events.length; i++) {
     const e = events[i];
     if (e?.kind === 'snapshot') return events.length;
-    if (e?.kind !== 'square') continue;
+    if (e?.kind !== 'square' || !moved.has(e.square)) continue;
     unreported = unreported.without(e.square);
     differs = shows(b, e.square, e.piece) ? differs.without(e.square) : differs.with(e.square);
     if (differs.isEmpty() && unreported.isEmpty()) return i + 1;

@@ -217,6 +217,31 @@ describe('a piece knocked over at the press', () => {
     expect(failuresOf('knocked-twin-rook-reply.cbs', script)).toEqual([]);
   });
 
+  it('without a clock, knocked over just after the move and set up by its knocker after the reply: no touch', () => {
+    // Found by the independent model (twic0920 #1870, no clock): ...d5 knocks e4 over 0.35 s after
+    // landing, so in White's turn; Black sets it up before his next move. White's move was held
+    // unmade until the pawn was back, so the pawn counted as White's, lifted and put back: a
+    // proven 4.3.1. A move is made once its own squares show it.
+    const script = `@edition E23
+0     e2 -
+300   e4 P
+> move 1 e4
+5000  d7 -
+5300  d5 p
+> move 2 d5
+5650  e4 -
+9000  g1 -
+9400  f3 N
+> move 3 Nf3
+12000 e4 P
+14000 g8 -
+14400 f6 n
+> move 4 Nf6
+30000 tick
+`;
+    expect(failuresOf('knocked-no-clock-set-up-later.cbs', script)).toEqual([]);
+  });
+
   it('the moved piece itself missing is still an unfinished move: castling pressed with the rook in hand', () => {
     const script = `${OPENING}9000  g1 -
 9400  f3 N
