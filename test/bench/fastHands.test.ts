@@ -53,6 +53,10 @@ describe('fast hands: the runs that once failed', () => {
     // The captured pawn passing over d4 as White's press arrived, after e2-e3-d4-e4.
     ['fide-womens-world-rapid-2024.pgn', 244, true, `${STRESSED},${FASTER}`],
     ['twic1256.pgn', 14, true, FASTER],
+    // The reply capturing the presser's queen begun before his press, the queen carried off over
+    // f4 as the press arrives: the board then shows Qf4 ...Qg5 for Qg5 ...Qxg5 (knocks on, which
+    // changes the draws; no knock at that ply).
+    ['carlsen.pgn', 1736, true, `${STRESSED},knock=0.05,${FAST}`],
     // Without a clock: four plies a quarter of a second apart, beyond the tracker's reach.
     ['kasparov.pgn', 443, false, FAST],
   ] as const)('%s #%i, clock %s: the record, no alert', (file, n, clock, rates) => {

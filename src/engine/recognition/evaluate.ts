@@ -17,6 +17,7 @@ import { squareHistory } from './evidence.js';
 import { isReopened, preferRevision, preferStanding, rereadsStop } from './revise.js';
 import { NO_OUTPUTS, type Step, finalizeByPress, publishLine } from './publish.js';
 import {
+  capturedInHand,
   isPressedStory,
   lastLifted,
   lastSetDown,
@@ -556,6 +557,13 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
     if (!choice) {
       const reply = replyInHand(st, trigger.side, from);
       if (reply) return decidePartial(st, reply.root, reply.members, now, trigger);
+    }
+    // A story the board never showed on its way (Qf4 ...Qg5) loses to the presser's move with the
+    // reply capturing, the captured piece carried off over a square next to it as the press
+    // arrives (Qg5 ...Qxg5, the white queen's ghost on f4), when the board showed that one.
+    if (choice?.kind === 'exact' && !choice.consistent) {
+      const ghost = capturedInHand(st, trigger.side, from);
+      if (ghost) return decidePartial(st, ghost.root, ghost.members, now, trigger);
     }
     // Or a press was missed: more plies made than pressed for, the presser's the last of them
     // (where the presses allow, the board reads only as the presser's move unfinished). Not on a

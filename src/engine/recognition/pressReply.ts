@@ -87,7 +87,7 @@ export const replyInHand = (
  * off over a square next to the capture (a ghost, reference §5.5: 5 captures in 35), when the
  * press arrives. Only a piece of the captured one's identity, next to the capture square.
  */
-const capturedInHand = (
+export const capturedInHand = (
   st: RecognitionState,
   presser: Color,
   from: (root: number) => SearchOptions,
