@@ -5,42 +5,17 @@
  * these are the very event streams that raised false 7.5.1 alerts, ended games, or stopped the
  * record; the engine's own regression tests pin each pattern in a board script.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { judgeRun } from '../../bench/humanModel/judge.js';
 import { defaultParams, dwellOfLevel, withOverrides } from '../../bench/humanModel/params.js';
 import { playGame } from '../../bench/humanModel/play.js';
 import { seededRng } from '../../bench/humanModel/rng.js';
 import { getProfile } from '../../src/engine/editions.js';
-import type { GameEvent, SupervisorInput } from '../../src/engine/events.js';
-import { Game } from '../../src/engine/game.js';
-import { decodePgnBytes, readPgn } from '../../src/engine/pgnRead.js';
-import { runSupervision, startSupervision } from '../../src/engine/supervisor/index.js';
 import { expectedRecord } from '../../src/engine/supervisor/record.js';
-import { sharedPath } from '../support/shared.js';
+import { STRESSED, corpusGame, supervise } from '../support/humanRuns.js';
 
-const STRESSED =
-  'stop=0.3,nextTo=0.3,captureStop=0.4,capturedFirst=25,capturerFirst=10,ghost=0.4,repeatStop=1,adjust=0.1,adjustAfterPress=0.05,blitz=0.3,replyBeforePress=0.1,castleBothInHand=1,epCapturedFirst=1,promoPawnFirst=0.6,slide=0.2,flicker=0.1,placeBeforeLift=0.3';
 const FAST = 'thinkMs=150-1500,pressMs=80-600,travelMs=100-400';
 const FASTER = 'thinkMs=80-600,pressMs=30-300,travelMs=60-250';
-
-/** The game `n` (1-based) of a corpus file, split at its `[Event ` tags as the sweep does. */
-const corpusGame = (file: string, n: number): Game => {
-  const text = decodePgnBytes(readFileSync(sharedPath(`data/pgn/${file}`)));
-  const starts = [...text.matchAll(/^\[Event /gm)].map(m => m.index);
-  const chunk = text.slice(starts[n - 1], starts[n] ?? text.length);
-  const read = readPgn(chunk)[0];
-  if (!read || read.isErr) throw new Error(`${file} #${n}: not readable`);
-  return read.value.game;
-};
-
-const supervise = (startFen: string, inputs: readonly SupervisorInput[]): readonly GameEvent[] => {
-  const { state } = startSupervision(
-    { game: 'g', edition: 'E23', gameType: 'standard', supervision: 'full', startFen },
-    { game: Game.fromFen(startFen).unwrap() },
-  );
-  return runSupervision(state, inputs).events;
-};
 
 describe('fast hands: the runs that once failed', () => {
   it.each([
