@@ -32,6 +32,10 @@ describe('fast hands: the runs that once failed', () => {
     // f4 as the press arrives: the board then shows Qf4 ...Qg5 for Qg5 ...Qxg5 (knocks on, which
     // changes the draws; no knock at that ply).
     ['carlsen.pgn', 1736, true, `${STRESSED},knock=0.05,${FAST}`],
+    // The same with a pawn: fxe5 ...dxe5 made before White's press, the captured pawn set down
+    // on f5 as it arrives; read as f5 with the reply's pawn lifted from d6, Black's press then a
+    // 7.5.1 and the game ended (knocks on; no knock at that ply).
+    ['twic0920.pgn', 1798, true, `${STRESSED},knock=0.05,${FAST}`],
     // Without a clock: four plies a quarter of a second apart, beyond the tracker's reach.
     ['kasparov.pgn', 443, false, FAST],
   ] as const)('%s #%i, clock %s: the record, no alert', (file, n, clock, rates) => {

@@ -558,10 +558,11 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
       const reply = replyInHand(st, trigger.side, from);
       if (reply) return decidePartial(st, reply.root, reply.members, now, trigger);
     }
-    // A story the board never showed on its way (Qf4 ...Qg5) loses to the presser's move with the
-    // reply capturing, the captured piece carried off over a square next to it as the press
-    // arrives (Qg5 ...Qxg5, the white queen's ghost on f4), when the board showed that one.
-    if (choice?.kind === 'exact' && !choice.consistent) {
+    // A story the board never showed on its way (Qf4 ...Qg5; or f5 with the reply's pawn lifted
+    // from d6) loses to the presser's move with the reply capturing, the captured piece carried
+    // off over a square next to it as the press arrives (Qg5 ...Qxg5, the white queen's ghost on
+    // f4; fxe5 ...dxe5, the white pawn's on f5), when the board showed that one.
+    if (choice && !choice.consistent) {
       const ghost = capturedInHand(st, trigger.side, from);
       if (ghost) return decidePartial(st, ghost.root, ghost.members, now, trigger);
     }

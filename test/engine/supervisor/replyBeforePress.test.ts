@@ -110,6 +110,31 @@ describe('the reply begun before the press is reported', () => {
     expect(events.filter(e => e.type === 'alert')).toEqual([]);
   });
 
+  it('fxe5, ...dxe5 at once, the captured pawn set down on f5 as the press arrives: not f5 with d6 lifted', () => {
+    // The model at fast hands with knocks (twic0920.pgn #1798 seed 1): the board also reads as f5
+    // with the reply's pawn lifted from d6, a story it never showed (White's pawn never stood on
+    // f5 with d6 occupied); taken, Black's press was a 7.5.1 and the game ended at the second.
+    const events = scriptEvents(
+      `@edition E23
+@timecontrol 5400+30
+@start 1r1q1r2/5pkp/p2pbnp1/1p2p3/2pPPP1P/2P3P1/PP2Q1BN/R3K2R w KQ - 1 18
+0    e5 -
+300  f4 -
+627  e5 P
+1119 d6 -
+1267 e5 p
+1347 f5 P
+1350 press white
+1628 f5 -
+3186 press black
+8000 tick
+`,
+      'pawn-ghost-at-press.cbs',
+    );
+    expect(publishedSans(events)).toEqual(['fxe5', 'dxe5']);
+    expect(events.filter(e => e.type === 'alert')).toEqual([]);
+  });
+
   it("a piece of the presser's own on a square it cannot reach, next to no capture, is still an illegal move", () => {
     const script = `@edition E23
 @timecontrol 600+5
