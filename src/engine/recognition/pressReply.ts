@@ -16,7 +16,7 @@
 import type { Chess, Color } from 'chessops';
 import { SquareSet, kingAttacks, opposite } from 'chessops';
 import { claimedBy } from './choose.js';
-import { observedAt } from './evidence.js';
+import { longestDwell, observedAt } from './evidence.js';
 import { type Explanation, type SearchOptions, bystanders, changedBy, explain } from './search.js';
 import { diffSquares, pieceAt, withContent } from './sensedBoard.js';
 import { type RecognitionState, madeIndexOf, positionAt } from './state.js';
@@ -144,9 +144,11 @@ export const missedPress = (
   const pressed = (e: Explanation): boolean => isPressedStory(e, presser);
   for (let root = st.game.length; root >= st.anchor; root--) {
     const rootPos = positionAt(st, root);
-    const found = explain(rootPos, st.sensed, st.touched, from(root));
+    const opts = from(root);
+    const found = explain(rootPos, st.sensed, st.touched, opts);
     const exact = found.exactConsistent ? found.exact.filter(pressed) : [];
-    if (exact.length > 0) return { root, members: exact, kind: 'exact' };
+    if (exact.length > 0)
+      return { root, members: longerStood(st, root, rootPos, opts, exact, pressed), kind: 'exact' };
     const shown = found.partialConsistent
       ? found.partial.filter(pressed)
       : found.partial.filter(e => pressed(e) && shownBut(st, root, rootPos, e));
@@ -154,6 +156,43 @@ export const missedPress = (
     if (partial.length > 0) return { root, members: partial, kind: 'partial' };
   }
   return undefined;
+};
+
+/**
+ * Did every position the story claims before its last stand at least a settle window (a position,
+ * not a piece passing over a square: a rook sliding over f7 on its way to f8)?
+ */
+export const claimsStood = (
+  st: RecognitionState,
+  root: number,
+  kind: 'exact' | 'partial',
+  e: Explanation,
+): boolean => claimedBy(kind, e).every(p => longestDwell(st, root, p) >= st.options.settleMs);
+
+/**
+ * Of the shortest stories after a missed press, each needing a position the board showed for less
+ * than a settle window (a rook passing over g5 on its way to f5): a longer story every position of
+ * which but the last stood at least that long, when there is one (Rf5 ...Nd6 and the reply's rook
+ * set down on g5 on its way to h5, not Rg5 ...Nd6 with White's rook resting on f5 while Black
+ * moved). Else the shortest.
+ */
+const longerStood = (
+  st: RecognitionState,
+  root: number,
+  rootPos: Chess,
+  opts: SearchOptions,
+  shortest: readonly Explanation[],
+  pressed: (e: Explanation) => boolean,
+): readonly Explanation[] => {
+  const stood = (e: Explanation): boolean => claimsStood(st, root, 'exact', e);
+  if (shortest.some(stood)) return shortest;
+  const base = opts.consistent;
+  const deeper = explain(rootPos, st.sensed, st.touched, {
+    ...opts,
+    consistent: (e, kind) => (base?.(e, kind) ?? true) && (kind !== 'exact' || (pressed(e) && stood(e))),
+  });
+  const longer = deeper.exactConsistent ? deeper.exact.filter(e => pressed(e) && stood(e)) : [];
+  return longer.length > 0 ? longer : shortest;
 };
 
 /**

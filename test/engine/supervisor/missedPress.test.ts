@@ -264,4 +264,42 @@ describe('a press missed', () => {
 `;
     expect(failuresOf('forgot-three-times.cbs', script)).toEqual([]);
   });
+  it('Black forgets twice; the rook passing over g5 on its way to f5 and on its way back: Rf5, not Rg5', () => {
+    // The model (kasparov.pgn #516 seed 2, stressed, presses forgotten, dwell 0.1 s): Black forgets
+    // to press after ...Rd2 and after ...a5; White's rook slides h5-g5-f5 (g5 for 0.13 s), ...Nd6,
+    // and White's rook, going back to h5, passes over g5 as Black's press arrives. The board then
+    // shows the position after Rg5 ...Nd6, the shortest story, though the rook stood on f5 all
+    // through Black's move: Rg5 went into the record (the same position once the rook was on h5).
+    const events = scriptEvents(
+      `@edition E23
+@timecontrol 5400+30
+@start 5k2/p5b1/4Bp2/4p2R/4n3/6P1/P1r2PKN/8 w - - 0 32
+0     h2 -
+400   g4 N
+600   press white
+1000  c2 -
+1500  d2 r
+11000 e6 -
+11900 b3 B
+13000 a7 -
+14000 a5 p
+20765 h5 -
+20899 g5 R
+21027 g5 -
+21083 f5 R
+21626 e4 -
+22097 d6 n
+23001 f5 -
+23099 g5 R
+23116 press black
+23194 g5 -
+23330 h5 R
+25087 press white
+35000 tick
+`,
+      'missed-press-slide.cbs',
+    );
+    expect(publishedSans(events)).toEqual(['Ng4', 'Rd2', 'Bb3', 'a5', 'Rf5', 'Nd6', 'Rh5']);
+    expect(events.filter(e => e.type === 'alert')).toEqual([]);
+  });
 });
