@@ -135,6 +135,47 @@ describe('the reply begun before the press is reported', () => {
     expect(events.filter(e => e.type === 'alert')).toEqual([]);
   });
 
+  it('Rf8+ slid along the file, ...Kxf8 at once, the rook carried off over f7 as the press arrives: not Rf7', () => {
+    // The model over the whole corpus (twic1256.pgn #1400 seed 5, fast hands): the rook touched
+    // f2 to f7 for 0.06-0.16 s each on its way, Rf8+ stood 1.1 s. With the king's capture begun
+    // and the captured rook's ghost on f7 at the press, the board also reads as Rf7 with Black's
+    // king in hand, set down on f8 (a square Rf7 leaves it no move to), a position that passed in
+    // 65 ms; taken, Black's press was a 7.5.1.
+    const events = scriptEvents(
+      `@edition E23
+@timecontrol 5400+30
+@start 6k1/3qr1n1/2p3RQ/p1p4p/P2pP2P/1P1P4/2P3P1/5R1K w - - 0 50
+0    f1 -
+90   f2 R
+200  f2 -
+284  f3 R
+444  f3 -
+546  f4 R
+647  f4 -
+718  f5 R
+775  f5 -
+853  f6 R
+920  f6 -
+993  f7 R
+1058 f7 -
+1110 f8 R
+2209 g8 -
+2328 f8 k
+2393 f7 R
+2473 press white
+2524 f7 -
+3746 h6 -
+3969 press black
+4011 h8 Q
+4250 press white
+12000 tick
+`,
+      'ghost-after-slide.cbs',
+    );
+    expect(publishedSans(events)).toEqual(['Rf8+', 'Kxf8', 'Qh8+']);
+    expect(events.filter(e => e.type === 'alert')).toEqual([]);
+  });
+
   it("a piece of the presser's own on a square it cannot reach, next to no capture, is still an illegal move", () => {
     const script = `@edition E23
 @timecontrol 600+5
