@@ -8,7 +8,7 @@
  */
 import type { Chess, Color, NormalMove, Role, Square } from 'chessops';
 import { SquareSet } from 'chessops';
-import { type Gesture, detectGesture, isGestureRisk, isGestureUnderway } from './gesture.js';
+import { type Gesture, detectGesture, isGestureRisk, isGestureUnderway, isReplyKing } from './gesture.js';
 import { makeSanBetween } from '../notation.js';
 import { MAX_ORDERS, type MismatchReason, type MoveOrders, type RecognitionOutput } from './outputs.js';
 import { type Pending, pendingKey } from './pending.js';
@@ -386,7 +386,11 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
   const confirmed = trigger.kind === 'settle' && when - st.lastChangeAt >= st.options.confirmMs;
   const confirmAt = st.lastChangeAt + st.options.confirmMs;
   const gesture = detectGesture(st.sensed);
-  if (gesture) {
+  // At a press a gesture ends the game at once, unless only the presser's opponent's king left its
+  // square: his reply begun before the press was reported, the king set down on the centre next to
+  // the other on its way (...Bxf5 pressed with White's king passing over d4, Black's on d5). That
+  // board is read as any other at a press; a gesture made so must stand, as without a press.
+  if (gesture && !(trigger.kind === 'press' && isReplyKing(gesture, tipPos, trigger.side))) {
     if (trigger.kind === 'press') return gestureEnd(st, gesture, now);
     return confirmed ? gestureEnd(st, gesture, confirmAt) : waitForConfirm(st);
   }

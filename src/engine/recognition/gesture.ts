@@ -8,7 +8,7 @@
  *   const g = detectGesture(sensed);
  *   if (g) console.log(g.result);        // '1/2-1/2' for kings on e4 and e5
  */
-import type { Board, Chess, NormalMove, Square } from 'chessops';
+import type { Board, Chess, Color, NormalMove, Square } from 'chessops';
 import { SquareSet, opposite } from 'chessops';
 import { type SensedBoard, kingsOf } from './sensedBoard.js';
 
@@ -61,4 +61,14 @@ export const isGestureUnderway = (s: SensedBoard, game: Board): boolean => {
     if (king !== undefined && CENTRE.has(king) && game.kingOf(color) !== king) return true;
   }
   return false;
+};
+
+/**
+ * Whether of the gesture's kings only `presser`'s opponent's left its square in `game`: at
+ * `presser`'s press, the opponent's reply begun, his king passing over the centre.
+ */
+export const isReplyKing = (g: Gesture, game: Chess, presser: Color): boolean => {
+  const at = (color: Color): Square => (color === 'white' ? g.whiteKing : g.blackKing);
+  const opponent = opposite(presser);
+  return game.board.kingOf(presser) === at(presser) && game.board.kingOf(opponent) !== at(opponent);
 };

@@ -9,6 +9,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseScript, runScript } from '../../../src/engine/script/index.js';
+import { publishedSans } from '../../../src/engine/supervisor/record.js';
+import { scriptEvents } from '../../support/boardScript.js';
 
 const failuresOf = (name: string, text: string): string[] =>
   runScript(parseScript(text, name).unwrap()).flatMap(r => r.failures);
@@ -163,6 +165,37 @@ describe('kings near the centre', () => {
 2200 press white
 `;
     expect(failuresOf('king-beside-king.cbs', script)).toEqual([]);
+  });
+
+  it("the reply's king set down beside the other on the centre as the press arrives is no result gesture", () => {
+    // The independent model over the whole corpus (twic1256.pgn #224 seed 5, fast hands): ...Bxf5,
+    // White's king from f3 set down on d4 next to Black's on d5 on its way to e3 just before
+    // Black's press was reported. The press ended the game at once as a draw by gesture.
+    const events = scriptEvents(
+      `@edition E23
+@timecontrol 5400+30
+@start 8/3b4/2p5/3k1B1p/1p5P/1P3KP1/P4P2/8 b - - 0 61
+0    f5 -
+812  d7 -
+1007 e6 b
+1262 e6 -
+1420 f5 b
+1968 f3 -
+2119 d4 K
+2206 press black
+2363 d4 -
+2669 d2 K
+2916 d2 -
+3265 e3 K
+3466 e3 -
+3508 e3 K
+4374 press white
+12000 tick
+`,
+      'reply-king-on-centre.cbs',
+    );
+    expect(publishedSans(events)).toEqual(['Bxf5', 'Ke3']);
+    expect(events.filter(e => e.type === 'alert' || e.type === 'end')).toEqual([]);
   });
 
   it('both kings left on the centre are the result', () => {
