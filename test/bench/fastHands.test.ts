@@ -50,3 +50,23 @@ describe('fast hands: the runs that once failed', () => {
     }
   });
 });
+
+describe('fast hands over the whole corpus: the runs that once failed', () => {
+  it.each([
+    // Rf8+ slid along the f-file, ...Kxf8 begun before the press was reported, the captured rook
+    // carried off over f7: read as Rf7 with the king in hand (a 7.5.1 at Black's press).
+    ['twic1256.pgn', 1400, 5, true, `${STRESSED},${FAST}`, '300'],
+    // ...Bxf5 pressed with White's king passing over d4, next to Black's on d5: a draw by gesture.
+    ['twic1256.pgn', 224, 5, true, `${STRESSED},${FAST}`, '300'],
+    // Presses forgotten (not fast hands): Rg5 read for Rf5, the rook passing over g5 twice.
+    ['kasparov.pgn', 516, 2, true, `${STRESSED},forgetPress=0.05`, '100'],
+  ] as const)('%s #%i seed %i, clock %s: the record, no alert', (file, n, seed, clock, rates, level) => {
+    const game = corpusGame(file, n);
+    const want = expectedRecord(game, getProfile('E23', 'standard'));
+    const params = withOverrides(defaultParams, rates, { dwellMs: dwellOfLevel(level) });
+    const played = playGame(game, seededRng(`${file}:${n}:${seed}`), params, { clock });
+    const verdict = judgeRun(supervise(game.start.fen, played.inputs), played.plies, want, { clock });
+    expect(verdict.problems).toEqual([]);
+    expect(verdict.exact).toBe(true);
+  });
+});
