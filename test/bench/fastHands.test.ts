@@ -58,6 +58,12 @@ describe('fast hands over the whole corpus: the runs that once failed', () => {
     ['twic1256.pgn', 1400, 5, true, `${STRESSED},${FAST}`, '300'],
     // ...Bxf5 pressed with White's king passing over d4, next to Black's on d5: a draw by gesture.
     ['twic1256.pgn', 224, 5, true, `${STRESSED},${FAST}`, '300'],
+    // Without a clock: a stop published, the reply's capture begun at once, and the board showing
+    // for a moment the stop followed by a move (Rd8+ resting on d7, the captured rook's ghost on
+    // d7 after ...Rxd8: Rd7 ...Rd8; Rg8 resting on f7: Rf7 ...Rg8+; ...Bd6 resting on e7).
+    ['fide-womens-world-rapid-2024.pgn', 176, 5, false, `${STRESSED},${FAST}`, '300'],
+    ['engine-threefold-repetition.pgn', 653, 5, false, `${STRESSED},${FAST}`, '300'],
+    ['twic1256.pgn', 3207, 5, false, `${STRESSED},${FAST}`, '300'],
     // Presses forgotten (not fast hands): Rg5 read for Rf5, the rook passing over g5 twice.
     ['kasparov.pgn', 516, 2, true, `${STRESSED},forgetPress=0.05`, '100'],
   ] as const)('%s #%i seed %i, clock %s: the record, no alert', (file, n, seed, clock, rates, level) => {

@@ -34,6 +34,17 @@ export const claimedBy = (
   kind === 'exact' ? e.positions.slice(0, -1) : e.positions.slice(0, e.made);
 
 /**
+ * Did every position the story claims before its last stand at least a settle window (a position,
+ * not a piece passing over a square: a rook sliding over f7 on its way to f8)?
+ */
+export const claimsStood = (
+  st: RecognitionState,
+  root: number,
+  kind: 'exact' | 'partial',
+  e: Explanation,
+): boolean => claimedBy(kind, e).every(p => longestDwell(st, root, p) >= st.options.settleMs);
+
+/**
  * Squares whose emptiness only a snapshot vouches for: empty in the last snapshot of the evidence
  * and not reported by a sensor event since. A snapshot (a dump after a reconnection or a restart)
  * shows no hands: a piece it no longer shows was moved or captured meanwhile, as far as anyone can

@@ -12,13 +12,12 @@ import { type Gesture, detectGesture, isGestureRisk, isGestureUnderway, isReplyK
 import { makeSanBetween } from '../notation.js';
 import { MAX_ORDERS, type MismatchReason, type MoveOrders, type RecognitionOutput } from './outputs.js';
 import { type Pending, pendingKey } from './pending.js';
-import { type Group, chooseGroup, disambiguate, isSupported } from './choose.js';
+import { type Group, chooseGroup, claimsStood, disambiguate, isSupported } from './choose.js';
 import { squareHistory } from './evidence.js';
 import { isReopened, preferRevision, preferStanding, rereadsStop } from './revise.js';
 import { NO_OUTPUTS, type Step, finalizeByPress, publishLine } from './publish.js';
 import {
   capturedInHand,
-  claimsStood,
   isPressedStory,
   lastLifted,
   lastSetDown,

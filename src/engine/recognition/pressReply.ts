@@ -15,8 +15,8 @@
  */
 import type { Chess, Color } from 'chessops';
 import { SquareSet, kingAttacks, opposite } from 'chessops';
-import { claimedBy } from './choose.js';
-import { longestDwell, observedAt } from './evidence.js';
+import { claimedBy, claimsStood } from './choose.js';
+import { observedAt } from './evidence.js';
 import { type Explanation, type SearchOptions, bystanders, changedBy, explain } from './search.js';
 import { diffSquares, pieceAt, withContent } from './sensedBoard.js';
 import { type RecognitionState, madeIndexOf, positionAt } from './state.js';
@@ -157,17 +157,6 @@ export const missedPress = (
   }
   return undefined;
 };
-
-/**
- * Did every position the story claims before its last stand at least a settle window (a position,
- * not a piece passing over a square: a rook sliding over f7 on its way to f8)?
- */
-export const claimsStood = (
-  st: RecognitionState,
-  root: number,
-  kind: 'exact' | 'partial',
-  e: Explanation,
-): boolean => claimedBy(kind, e).every(p => longestDwell(st, root, p) >= st.options.settleMs);
 
 /**
  * Of the shortest stories after a missed press, each needing a position the board showed for less

@@ -10,8 +10,9 @@
 import type { Chess } from 'chessops';
 import { kingCastlesTo } from 'chessops';
 import { castlingSide } from 'chessops/chess';
-import { type Group, claimedBy } from './choose.js';
+import { type Group, claimedBy, claimsStood } from './choose.js';
 import { lastShownIndex, longestDwell, observedAt } from './evidence.js';
+import type { Explanation } from './search.js';
 import { type RecognitionState, madeIndexOf } from './state.js';
 
 /**
@@ -69,8 +70,11 @@ export const preferRevision = (st: RecognitionState, tipChoice: Group, groups: r
     if (g.kind === 'exact' && tipChoice.kind === 'partial' && tipChoice.members.every(m => m.made === 0))
       return { ...g, members: revisions };
     // The tip's story keeps the move with nothing made since (pieces only in hand: the reply
-    // taking the moved piece off first) weighs like an exact one against a revision the board showed.
-    if (tipChoice.kind !== 'exact' && !tipChoice.members.every(m => m.made === 0)) continue;
+    // taking the moved piece off first), or with what it made shown only in passing (the captured
+    // rook carried off over d7, where the published move had rested: Rd7 ...Rd8 for Rd8+ ...Rxd8),
+    // weighs like an exact one against a revision the board showed.
+    const passed = (m: Explanation): boolean => m.made === 0 || !claimsStood(st, tip, 'partial', m);
+    if (tipChoice.kind !== 'exact' && !tipChoice.members.every(passed)) continue;
     const shown = revisions.filter(e => {
       const claims = claimedBy(g.kind, e);
       const seen = observedAt(st, g.root, claims);

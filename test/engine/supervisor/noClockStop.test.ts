@@ -115,4 +115,35 @@ describe('a capture without a clock, never read back to its stop', () => {
     const revised = events.find(e => e.type === 'correction');
     expect(revised).toMatchObject({ fromPly: 1, at: 2800 });
   });
+  it('Rd8+ rests on d7; ...Rxd8 at once, the captured rook carried off over d7: Rd8+ Rxd8, not Rd7 ...Rd8', () => {
+    // The model over the whole corpus without a clock (fide-womens-world-rapid-2024.pgn #176 seed
+    // 5, stressed, fast hands): Rd7 published (0.36 s on d7), Rd8+ stood 0.25 s, Black's rook
+    // rested on d7 and e7 on its way and replaced White's on d8, whose ghost touched d7 for 0.11 s:
+    // the board was then the position after Rd7 ...Rd8, read with White's rook lifted from d7; the
+    // game then went wrong and raised an illegal-position alert.
+    const events = run(`@start 2r3k1/q4pp1/3R3p/1P2P3/n1p4P/2B1PPP1/6K1/3Q4 w - - 0 42
+157  d6 -
+609  d7 R
+967  d7 -
+1218 d8 R
+1467 c8 -
+1624 d7 r
+1982 d7 -
+2148 e7 r
+2410 e7 -
+2550 d8 r
+2616 d7 R
+2726 d7 -
+3247 d8 -
+4625 d1 -
+4729 d8 Q
+5039 g8 -
+5324 g6 k
+5645 g6 -
+5759 h7 k
+12000 tick
+`);
+    expect(publishedSans(events)).toEqual(['Rd8+', 'Rxd8', 'Qxd8+', 'Kh7']);
+    expect(events.filter(e => e.type === 'alert')).toEqual([]);
+  });
 });
