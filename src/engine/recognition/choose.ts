@@ -34,8 +34,9 @@ export const claimedBy = (
   kind === 'exact' ? e.positions.slice(0, -1) : e.positions.slice(0, e.made);
 
 /**
- * Did every position the story claims before its last stand at least a settle window (a position,
- * not a piece passing over a square: a rook sliding over f7 on its way to f8)?
+ * Did every position the story claims (`claimedBy`: an exact story's all but the last, which the
+ * board shows now; a half-made one's after each ply it made) stand at least a settle window: a
+ * position, not a piece passing over a square (a rook sliding over f7 on its way to f8)?
  */
 export const claimsStood = (
   st: RecognitionState,
