@@ -371,6 +371,14 @@ const promotionSeen = (st: RecognitionState, square: Square, color: Color): Role
 /** Does the evidence since the anchor hold a snapshot (a re-read board, no intermediate positions)? */
 const hasSnapshot = (st: RecognitionState): boolean => st.evidence.some(e => e.kind === 'snapshot');
 
+/**
+ * Has `presser` a move to press for: the last published ply is his and not pressed for yet, or his
+ * pieces on the board differ from the game's?
+ */
+const hasMoveToPress = (st: RecognitionState, tipPos: Chess, presser: Color): boolean =>
+  (tipPos.turn !== presser && st.game.length > st.pressedPly) ||
+  diffSquares(tipPos.board, st.sensed).intersects(tipPos.board[presser].union(st.sensed[presser]));
+
 /** Judges the board (see the module comment) at `when`: the press, or the event that ended a quiet spell. */
 export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): Step => {
   // Outputs carry the time the judgement could first be made: the end of the settle window.
@@ -385,11 +393,17 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
   const confirmed = trigger.kind === 'settle' && when - st.lastChangeAt >= st.options.confirmMs;
   const confirmAt = st.lastChangeAt + st.options.confirmMs;
   const gesture = detectGesture(st.sensed);
-  // At a press a gesture ends the game at once, unless only the presser's opponent's king left its
-  // square: his reply begun before the press was reported, the king set down on the centre next to
-  // the other on its way (...Bxf5 pressed with White's king passing over d4, Black's on d5). That
-  // board is read as any other at a press; a gesture made so must stand, as without a press.
-  if (gesture && !(trigger.kind === 'press' && isReplyKing(gesture, tipPos, trigger.side))) {
+  // At a press a gesture ends the game at once, unless the presser has a move to press for (made
+  // since his last press, published or on the board) and only his opponent's king left its square:
+  // the reply begun before the press was reported, the king set down on the centre next to the
+  // other on its way (...Bxf5 pressed with White's king passing over d4, Black's on d5). That board
+  // is read as any other at a press; a gesture made so must stand, as without a press.
+  const replyKing =
+    gesture !== undefined &&
+    trigger.kind === 'press' &&
+    isReplyKing(gesture, tipPos, trigger.side) &&
+    hasMoveToPress(st, tipPos, trigger.side);
+  if (gesture && !replyKing) {
     if (trigger.kind === 'press') return gestureEnd(st, gesture, now);
     return confirmed ? gestureEnd(st, gesture, confirmAt) : waitForConfirm(st);
   }

@@ -198,6 +198,24 @@ describe('kings near the centre', () => {
     expect(events.filter(e => e.type === 'alert' || e.type === 'end')).toEqual([]);
   });
 
+  it("a press with no move of the presser's to press for, the other king set beside his on the centre, is the result at once", () => {
+    // White's king stands on d4 by play; after ...Kd6 and Black's press, Black sets his king on e5
+    // and White presses: no reply under way, the gesture (both on dark squares: 0-1).
+    const script = `@edition E23
+@timecontrol 5400+30
+@start 8/8/4k3/8/3K4/8/8/8 b - - 0 1
+0    e6 -
+300  d6 k
+> move 1 Kd6
+600  press black
+3000 d6 -
+3300 e5 k
+3400 press white
+> end 0-1 gesture 10.1
+`;
+    expect(failuresOf('gesture-at-press.cbs', script)).toEqual([]);
+  });
+
   it('both kings left on the centre are the result', () => {
     const script = `@edition E23
 @start 8/8/8/4k3/8/4K3/8/8 w - - 0 1
