@@ -6,7 +6,7 @@
  * record; the engine's own regression tests pin each pattern in a board script.
  */
 import { describe, expect, it } from 'vitest';
-import { judgeRun } from '../../bench/humanModel/judge.js';
+import { type RunVerdict, judgeRun } from '../../bench/humanModel/judge.js';
 import { defaultParams, dwellOfLevel, withOverrides } from '../../bench/humanModel/params.js';
 import { playGame } from '../../bench/humanModel/play.js';
 import { seededRng } from '../../bench/humanModel/rng.js';
@@ -16,6 +16,22 @@ import { STRESSED, corpusGame, supervise } from '../support/humanRuns.js';
 
 const FAST = 'thinkMs=150-1500,pressMs=80-600,travelMs=100-400';
 const FASTER = 'thinkMs=80-600,pressMs=30-300,travelMs=60-250';
+
+/** The model's run of game `n` of `file` (seed, clock, rates, dwell level), judged against its record. */
+const verdictOf = (
+  file: string,
+  n: number,
+  seed: number,
+  clock: boolean,
+  rates: string,
+  level: string,
+): RunVerdict => {
+  const game = corpusGame(file, n);
+  const want = expectedRecord(game, getProfile('E23', 'standard'));
+  const params = withOverrides(defaultParams, rates, { dwellMs: dwellOfLevel(level) });
+  const played = playGame(game, seededRng(`${file}:${n}:${seed}`), params, { clock });
+  return judgeRun(supervise(game.start.fen, played.inputs), played.plies, want, { clock });
+};
 
 describe('fast hands: the runs that once failed', () => {
   it.each([
@@ -39,12 +55,8 @@ describe('fast hands: the runs that once failed', () => {
     // Without a clock: four plies a quarter of a second apart, beyond the tracker's reach.
     ['kasparov.pgn', 443, false, FAST],
   ] as const)('%s #%i, clock %s: the record, no alert', (file, n, clock, rates) => {
-    const game = corpusGame(file, n);
-    const want = expectedRecord(game, getProfile('E23', 'standard'));
     for (const level of ['300', '1500']) {
-      const params = withOverrides(defaultParams, rates, { dwellMs: dwellOfLevel(level) });
-      const played = playGame(game, seededRng(`${file}:${n}:1`), params, { clock });
-      const verdict = judgeRun(supervise(game.start.fen, played.inputs), played.plies, want, { clock });
+      const verdict = verdictOf(file, n, 1, clock, rates, level);
       expect(verdict.problems).toEqual([]);
       expect(verdict.exact).toBe(true);
     }
@@ -67,11 +79,7 @@ describe('fast hands over the whole corpus: the runs that once failed', () => {
     // Presses forgotten (not fast hands): Rg5 read for Rf5, the rook passing over g5 twice.
     ['kasparov.pgn', 516, 2, true, `${STRESSED},forgetPress=0.05`, '100'],
   ] as const)('%s #%i seed %i, clock %s: the record, no alert', (file, n, seed, clock, rates, level) => {
-    const game = corpusGame(file, n);
-    const want = expectedRecord(game, getProfile('E23', 'standard'));
-    const params = withOverrides(defaultParams, rates, { dwellMs: dwellOfLevel(level) });
-    const played = playGame(game, seededRng(`${file}:${n}:${seed}`), params, { clock });
-    const verdict = judgeRun(supervise(game.start.fen, played.inputs), played.plies, want, { clock });
+    const verdict = verdictOf(file, n, seed, clock, rates, level);
     expect(verdict.problems).toEqual([]);
     expect(verdict.exact).toBe(true);
   });

@@ -12,7 +12,7 @@ import { type Gesture, detectGesture, isGestureRisk, isGestureUnderway, isReplyK
 import { makeSanBetween } from '../notation.js';
 import { MAX_ORDERS, type MismatchReason, type MoveOrders, type RecognitionOutput } from './outputs.js';
 import { type Pending, pendingKey } from './pending.js';
-import { type Group, chooseGroup, claimsStood, disambiguate, isSupported } from './choose.js';
+import { type Group, chooseGroup, disambiguate, isSupported } from './choose.js';
 import { squareHistory } from './evidence.js';
 import { isReopened, preferRevision, preferStanding, rereadsStop } from './revise.js';
 import { NO_OUTPUTS, type Step, finalizeByPress, publishLine } from './publish.js';
@@ -574,15 +574,6 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
   if (trigger.kind === 'press' && !reread && !st.undecided) {
     if (!choice) {
       const reply = replyInHand(st, trigger.side, from);
-      // Unless the presser's move it reads was a piece passing over a square (Rf7, the rook
-      // sliding to f8) and the board shows his move standing, the reply capturing and the
-      // captured piece's ghost (Rf8+ ...Kxf8, the rook carried off over f7).
-      const ghost =
-        reply && !reply.members.some(e => claimsStood(st, reply.root, 'partial', e))
-          ? capturedInHand(st, trigger.side, from)
-          : undefined;
-      if (ghost?.members.some(e => claimsStood(st, ghost.root, 'exact', e)))
-        return decidePartial(st, ghost.root, ghost.members, now, trigger);
       if (reply) return decidePartial(st, reply.root, reply.members, now, trigger);
     }
     // A story the board never showed on its way (Qf4 ...Qg5; or f5 with the reply's pawn lifted

@@ -56,9 +56,25 @@ function* presserRoots(st: RecognitionState, presser: Color): Generator<[number,
  * the game's squares taken as lifted: from the tip, then from each revisable ply, one move of the
  * presser's that leaves only the opponent's pieces unexplained. That is the presser's move
  * complete and the reply begun before the press was reported (a king set down on d7 on its way to
- * e8, a pawn set on h3 before it is lifted from h2).
+ * e8, a pawn set on h3 before it is lifted from h2). Else, or when the presser's move so read was
+ * a piece passing over a square (Rf7, the rook sliding to f8) and the board shows his move standing
+ * with the reply capturing and the captured piece's ghost (Rf8+ ...Kxf8, the rook carried off over
+ * f7): that reading (`capturedInHand`).
  */
 export const replyInHand = (
+  st: RecognitionState,
+  presser: Color,
+  from: (root: number) => SearchOptions,
+): ReplyReading | undefined => {
+  const reply = theirsInHand(st, presser, from);
+  if (!reply) return capturedInHand(st, presser, from);
+  if (reply.members.some(e => claimsStood(st, reply.root, 'partial', e))) return reply;
+  const ghost = capturedInHand(st, presser, from);
+  return ghost?.members.some(e => claimsStood(st, ghost.root, 'exact', e)) ? ghost : reply;
+};
+
+/** `replyInHand`'s first reading: the opponent's pieces off the game's squares set aside. */
+const theirsInHand = (
   st: RecognitionState,
   presser: Color,
   from: (root: number) => SearchOptions,
@@ -78,7 +94,7 @@ export const replyInHand = (
     const members = exact.length > 0 ? exact : partial;
     if (members.length > 0) return { root, members };
   }
-  return capturedInHand(st, presser, from);
+  return undefined;
 };
 
 /**
