@@ -14,7 +14,14 @@ import { MAX_ORDERS, type MismatchReason, type MoveOrders, type RecognitionOutpu
 import { type Pending, pendingKey } from './pending.js';
 import { type Group, chooseGroup, disambiguate, isSupported } from './choose.js';
 import { squareHistory } from './evidence.js';
-import { isReopened, preferRevision, preferStanding, rereadsStop } from './revise.js';
+import {
+  finalizesWentOn,
+  isReopened,
+  preferRevision,
+  preferStanding,
+  rereadsStop,
+  restoresCaptured,
+} from './revise.js';
 import { NO_OUTPUTS, type Step, finalizeByPress, publishLine } from './publish.js';
 import {
   capturedInHand,
@@ -492,6 +499,18 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
   const found = picked ? preferStanding(st, picked, groups) : undefined;
   // A revision reading the published move back to a stop its piece went on from waits (revise.ts).
   if (found?.consistent && trigger.kind === 'settle' && !confirmed && !reread && rereadsStop(st, found))
+    return waitForConfirm(st);
+  // Without a clock, a story making final a ply whose piece went on from its square before the
+  // next ply was made, or a revision reading the reply's capture of the published move's piece as
+  // that piece's own move (a ghost), waits for the board to stand (revise.ts).
+  if (
+    found?.consistent &&
+    trigger.kind === 'settle' &&
+    !confirmed &&
+    !reread &&
+    !st.pressSeen &&
+    (finalizesWentOn(st, found) || restoresCaptured(st, found))
+  )
     return waitForConfirm(st);
   // Without a clock, a game played faster than the settle window (moves a quarter of a second
   // apart, no quiet moment for four plies) leaves the board beyond the tracker's reach while every

@@ -6,12 +6,14 @@
  *
  *   if (isReopened(st)) group = preferRevision(st, tipChoice, groups);
  *   group = preferStanding(st, group, groups);
+ *   if (finalizesWentOn(st, group)) wait();   // a ply made final after its piece went on
  */
-import type { Chess } from 'chessops';
+import type { Chess, NormalMove } from 'chessops';
 import { kingCastlesTo } from 'chessops';
 import { castlingSide } from 'chessops/chess';
 import { type Group, claimedBy, claimsStood } from './choose.js';
-import { lastShownIndex, longestDwell, observedAt } from './evidence.js';
+import { lastShownIndex, longestDwell, observedAt, replayBase, replayEvent } from './evidence.js';
+import { diffSquares } from './sensedBoard.js';
 import type { Explanation } from './search.js';
 import { type RecognitionState, madeIndexOf } from './state.js';
 
@@ -137,4 +139,137 @@ export const rereadsStop = (st: RecognitionState, g: Group): boolean => {
     const revised = claims[i];
     return revised !== undefined && lastShownIndex(st, g.root, revised.board) <= afterTip;
   });
+};
+
+/**
+ * Did the piece of `move` (played from `before`, its position first shown after evidence event
+ * `madeAt`) go on before the next ply was made (event `nextAt`): lifted again, set down on
+ * another square it could have moved to and the board showing that revision standing
+ * (`minReplyMs`), and not set back on the move's square before the next ply? A piece back only as
+ * the next ply completes the board is a captured piece carried off over that square (a ghost);
+ * so is one shown elsewhere only after an opponent's piece was set down on the move's square.
+ */
+const wentOn = (
+  st: RecognitionState,
+  before: Chess,
+  move: NormalMove,
+  madeAt: number,
+  nextAt: number,
+): boolean => {
+  const mover = before.board.get(move.from);
+  if (!mover || castlingSide(before, move)) return false;
+  const revisions: Chess[] = [];
+  for (const to of before.dests(move.from)) {
+    if (to === move.to) continue;
+    const pos = before.clone();
+    pos.play({ from: move.from, to, promotion: move.promotion });
+    revisions.push(pos);
+  }
+  if (revisions.length === 0) return false;
+  const made = before.clone();
+  made.play(move);
+  let s = replayBase(st, made.board);
+  let since: number | undefined;
+  let left = false;
+  for (let j = madeAt + 1; j < nextAt && j < st.evidence.length; j++) {
+    const e = st.evidence[j];
+    if (!e || e.kind === 'press' || e.kind === 'adjust' || e.kind === 'tick') continue;
+    if (e.kind === 'snapshot') return false;
+    if (since !== undefined && e.at - since >= st.options.minReplyMs) left = true;
+    // An opponent's piece set down on the move's square: the reply captured the piece there. A
+    // revision shown after that is the captured piece carried off (a ghost), not the move going on.
+    if (e.square === move.to && typeof e.piece !== 'string' && e.piece.color !== mover.color) return left;
+    s = replayEvent(s, e);
+    since = revisions.some(p => diffSquares(p.board, s).isEmpty()) ? e.at : undefined;
+    // Back on its square (or a piece the board cannot tell from it): the revision was a stop.
+    const back =
+      e.square === move.to &&
+      e.piece !== 'empty' &&
+      (e.piece === 'occupied' || (e.piece.color === mover.color && e.piece.role === mover.role));
+    if (back) left = false;
+  }
+  return left;
+};
+
+/**
+ * Did the published, revisable last move's piece go on from its square (`wentOn`) before event
+ * `nextAt` (by default, up to now)? Then a reply seen under way does not prove that move finished.
+ */
+export const tipWentOn = (st: RecognitionState, nextAt = st.evidence.length): boolean => {
+  const tip = st.game.length;
+  const last = st.game.moveAt(tip)?.move;
+  const before = st.game.positionView(tip - 1);
+  return (
+    tip > st.anchor &&
+    last !== undefined &&
+    before !== undefined &&
+    'from' in last &&
+    wentOn(st, before, last, madeIndexOf(st, tip), nextAt)
+  );
+};
+
+/**
+ * Does the story make final, by a later ply, a move whose piece went on from its square before
+ * that ply was made (`wentOn`)? Without a clock: ...Qe6 published (the queen resting there on its
+ * way from g6), the queen set down on d6 for 0.3 s, taken off by White (captured first) and
+ * White's queen resting on e6 on its way from e5: the board shows ...Qe6 Qxe6 for a moment. Or
+ * Rd7 (the rook resting on its way to d8), Rd8+ standing, the rook taken off by Black's Rxd8 and
+ * carried off over d7: the board shows Rd7 ...Rd8 for a moment. Such a story waits for the board
+ * to stand (the capturer goes on, the ghost is lifted).
+ */
+export const finalizesWentOn = (st: RecognitionState, g: Group): boolean => {
+  const tip = st.game.length;
+  if (g.root !== tip || g.members.length === 0) return false;
+  return g.members.every(e => {
+    const claims = claimedBy(g.kind, e);
+    const plies = g.kind === 'exact' ? e.path.length : e.made;
+    if (plies === 0) return false;
+    const seen = observedAt(st, g.root, claims);
+    if (!seen) return false;
+    const nextOf = (i: number): number => seen[i] ?? st.lastChange;
+    // The published tip, made final by the story's first ply.
+    if (tipWentOn(st, nextOf(0))) return true;
+    // A ply of the story made final by the next one.
+    for (let i = 0; i + 1 < plies; i++) {
+      const m = e.path[i];
+      const from = i === 0 ? st.game.positionView(g.root) : e.positions[i - 1];
+      const at = seen[i];
+      if (m && from && at !== undefined && wentOn(st, from, m, at, nextOf(i + 1))) return true;
+    }
+    return false;
+  });
+};
+
+/**
+ * Does the revision put back on the published move's square the piece that move captured, while
+ * the board showed a piece of that colour set down there after the move was made? That is the
+ * reply capturing the move's piece, the captured piece set down (a ghost) on the square the
+ * capturer came from: Nxh6+ standing, ...gxh6 with the knight set down on g7 as it is carried off
+ * reads as Nxg7 with the h6 pawn never taken; ...Nxc4+ standing, dxc4 with the knight set down on
+ * d3 reads as ...Nxd3. Such a revision waits for the board to stand (the ghost is lifted).
+ */
+export const restoresCaptured = (st: RecognitionState, g: Group): boolean => {
+  const tip = st.game.length;
+  if (g.root >= tip || tip <= st.anchor || g.members.length === 0) return false;
+  const last = st.game.moveAt(tip)?.move;
+  const before = st.game.positionView(tip - 1);
+  if (!last || !before || !('from' in last)) return false;
+  const victim = before.board.get(last.to);
+  if (!victim || victim.color === before.turn) return false;
+  let recaptured = false;
+  for (let j = madeIndexOf(st, tip) + 1; j < st.evidence.length && !recaptured; j++) {
+    const e = st.evidence[j];
+    recaptured =
+      e?.kind === 'square' &&
+      e.square === last.to &&
+      typeof e.piece !== 'string' &&
+      e.piece.color === victim.color;
+  }
+  return (
+    recaptured &&
+    g.members.every(e => {
+      const on = e.positions[e.positions.length - 1]?.board.get(last.to);
+      return on?.color === victim.color && on.role === victim.role;
+    })
+  );
 };

@@ -16,6 +16,7 @@ import type { Color, Square } from 'chessops';
 import { opposite } from 'chessops/util';
 import { DEFAULT_QUIET_MS } from '../events.js';
 import { advanceAnchor } from '../recognition/publish.js';
+import { tipWentOn } from '../recognition/revise.js';
 import { diffSquares, isRemovalOnly, pieceAt } from '../recognition/sensedBoard.js';
 import { madeIndexOf } from '../recognition/state.js';
 import { type Art4Finding, checkArt4, publishArt4 } from './art4.js';
@@ -243,6 +244,9 @@ export const commitOnReply = (tx: Tx, now: number): void => {
   // A piece of the mover's set down where the capturer now stands: the move went on from where it
   // rested to that square and was captured there (...Rg6 resting, then Rf5, Qxf5), not final.
   if (victim !== to && placedSince(tx, tip, to, mover)) return;
+  // Or the move's piece went on from its square, the board showing it standing elsewhere, before
+  // the reply began (b3 published, the pawn then resting on b4 and taken en passant): not final.
+  if (tipWentOn(rec)) return;
   if (judgeUpTo(tx, tip, now) || tx.st.ended || tx.st.rec.game.length !== tip) return;
   patch(tx, { rec: advanceAnchor(tx.st.rec, tip, now, 'reply').state });
 };
