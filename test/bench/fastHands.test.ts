@@ -76,6 +76,15 @@ describe('fast hands over the whole corpus: the runs that once failed', () => {
     ['fide-womens-world-rapid-2024.pgn', 176, 5, false, `${STRESSED},${FAST}`, '300'],
     ['engine-threefold-repetition.pgn', 653, 5, false, `${STRESSED},${FAST}`, '300'],
     ['twic1256.pgn', 3207, 5, false, `${STRESSED},${FAST}`, '300'],
+    // Without a clock: a reply read on a stop the move's piece had gone on from, making the stop
+    // final (...Qe6 Qxe6 for ...Qd6 Qxd6; b3 cxb3 for b4 cxb3 e.p.), or the reply's capture read
+    // as the captured piece's own move, its ghost on the capturer's square (Nxg7 for Nxh6+ gxh6).
+    ['twic0920.pgn', 568, 5, false, `${STRESSED},${FAST}`, '300'],
+    ['twic0920.pgn', 1635, 5, false, `${STRESSED},${FAST}`, '300'],
+    ['twic1256.pgn', 2461, 5, false, `${STRESSED},${FAST}`, '300'],
+    ['kasparov.pgn', 767, 5, false, `${STRESSED},${FAST}`, '300'],
+    ['kasparov.pgn', 874, 5, false, `${STRESSED},${FAST}`, '300'],
+    ['kasparov.pgn', 1000, 5, false, `${STRESSED},${FAST}`, '300'],
     // Presses forgotten (not fast hands): Rg5 read for Rf5, the rook passing over g5 twice.
     ['kasparov.pgn', 516, 2, true, `${STRESSED},forgetPress=0.05`, '100'],
   ] as const)('%s #%i seed %i, clock %s: the record, no alert', (file, n, seed, clock, rates, level) => {
