@@ -85,6 +85,10 @@ describe('fast hands over the whole corpus: the runs that once failed', () => {
     ['kasparov.pgn', 767, 5, false, `${STRESSED},${FAST}`, '300'],
     ['kasparov.pgn', 874, 5, false, `${STRESSED},${FAST}`, '300'],
     ['kasparov.pgn', 1000, 5, false, `${STRESSED},${FAST}`, '300'],
+    // Seed 8, 1 s, without a clock: Be3 ...h6 read while the bishop stood on g5 when h6 was
+    // played; Rh5 from a5 read from the captured rook's ghost after ...Rh5 had stood on Rac5.
+    ['twic1256.pgn', 99, 8, false, `${STRESSED},${FAST}`, '1000'],
+    ['carlsen.pgn', 148, 8, false, `${STRESSED},${FAST}`, '1000'],
     // Presses forgotten (not fast hands): Rg5 read for Rf5, the rook passing over g5 twice.
     ['kasparov.pgn', 516, 2, true, `${STRESSED},forgetPress=0.05`, '100'],
   ] as const)('%s #%i seed %i, clock %s: the record, no alert', (file, n, seed, clock, rates, level) => {

@@ -14,7 +14,7 @@ import { castlingSide } from 'chessops/chess';
 import { type Group, claimedBy, claimsStood } from './choose.js';
 import { lastShownIndex, longestDwell, observedAt, replayBase, replayEvent } from './evidence.js';
 import { diffSquares } from './sensedBoard.js';
-import type { Explanation } from './search.js';
+import { type Explanation, changedBy } from './search.js';
 import { type RecognitionState, madeIndexOf } from './state.js';
 
 /**
@@ -49,6 +49,7 @@ export const isReopened = (st: RecognitionState): boolean => {
 export const preferRevision = (st: RecognitionState, tipChoice: Group, groups: readonly Group[]): Group => {
   const tip = st.game.length;
   const afterTip = madeIndexOf(st, tip);
+  let replyStood: number | undefined;
   for (const g of groups) {
     if (g.root >= tip || !g.consistent || g.members.length === 0) continue;
     const published = st.game.moveAt(g.root + 1)?.move;
@@ -77,6 +78,10 @@ export const preferRevision = (st: RecognitionState, tipChoice: Group, groups: r
     // weighs like an exact one against a revision the board showed.
     const passed = (m: Explanation): boolean => m.made === 0 || !claimsStood(st, tip, 'partial', m);
     if (tipChoice.kind !== 'exact' && !tipChoice.members.every(passed)) continue;
+    // A revision the board showed only after the opponent's reply to the published move had stood
+    // on top of it is a ghost: Rac5 standing, ...Rh5 made (0.25 s twice, a flicker between), Rxh5
+    // with the captured rook set down on h4 as it is carried off shows Rh5 from a5 for 0.17 s.
+    replyStood ??= repliedAt(st, tipChoice);
     const shown = revisions.filter(e => {
       const claims = claimedBy(g.kind, e);
       const seen = observedAt(st, g.root, claims);
@@ -84,12 +89,30 @@ export const preferRevision = (st: RecognitionState, tipChoice: Group, groups: r
         claims.length > 0 &&
         seen !== undefined &&
         (seen[0] ?? -1) > afterTip &&
+        (seen[0] ?? -1) < (replyStood ?? Infinity) &&
         claims.every(p => longestDwell(st, g.root, p) >= st.options.minReplyMs)
       );
     });
     if (shown.length > 0) return { ...g, members: shown };
   }
   return tipChoice;
+};
+
+/**
+ * Where the board first showed, standing (`minReplyMs`), the reply every story of the tip's exact
+ * group makes on top of the published move (the latest of them); undefined when one does not.
+ */
+const repliedAt = (st: RecognitionState, tipChoice: Group): number | undefined => {
+  if (tipChoice.kind !== 'exact' || tipChoice.root !== st.game.length) return undefined;
+  let latest = -1;
+  for (const m of tipChoice.members) {
+    const reply = m.positions[0];
+    if (m.path.length < 2 || !reply) return undefined;
+    const at = observedAt(st, tipChoice.root, [reply])?.[0];
+    if (at === undefined || longestDwell(st, tipChoice.root, reply) < st.options.minReplyMs) return undefined;
+    latest = Math.max(latest, at);
+  }
+  return latest < 0 ? undefined : latest;
 };
 
 /**
@@ -226,7 +249,21 @@ export const finalizesWentOn = (st: RecognitionState, g: Group): boolean => {
     if (plies === 0) return false;
     const seen = observedAt(st, g.root, claims);
     if (!seen) return false;
-    const nextOf = (i: number): number => seen[i] ?? st.lastChange;
+    // When ply i was made: the last change of its own squares before the board first showed its
+    // position (h6 played while the bishop stood on g5, the board showing Be3 h6 only once the
+    // bishop came back to e3 on a later ply: h6 was made when its pawn landed).
+    const nextOf = (i: number): number => {
+      const shown = seen[i] ?? st.lastChange;
+      const m = e.path[i];
+      const pre = i === 0 ? st.game.positionView(g.root) : e.positions[i - 1];
+      if (!m || !pre) return shown;
+      const own = changedBy(pre, m);
+      for (let j = shown; j > madeIndexOf(st, g.root); j--) {
+        const ev = st.evidence[j];
+        if (ev?.kind === 'square' && own.has(ev.square)) return j;
+      }
+      return shown;
+    };
     // The published tip, made final by the story's first ply.
     if (tipWentOn(st, nextOf(0))) return true;
     // A ply of the story made final by the next one.

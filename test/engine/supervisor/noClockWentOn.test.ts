@@ -134,3 +134,58 @@ describe("the reply's capture is not read as the captured piece's move (a ghost)
     expect(alerts(events)).toEqual([]);
   });
 });
+
+describe('other runs of the whole corpus without a clock (seed 8, 1 s)', () => {
+  it('O-O-O, Bg5 slid over d2-e3-f4, ...h6 at once, Be3 back: never Be3 ...h6 (the bishop stood on g5 before h6)', () => {
+    const events = run(`@start r3kb1r/ppqnp2p/2pp1np1/8/2PP3P/3B1QN1/PP3PP1/R1B1K2R b KQkq - 0 11
+0    a8 -
+33   e8 -
+193  d8 r
+449  c8 k
+730  c1 -
+870  d2 B
+1042 d2 -
+1174 e3 B
+1360 e3 -
+1412 f4 B
+1476 f4 -
+1549 g5 B
+1847 h6 p
+1863 h7 -
+2116 g5 -
+2393 e3 B
+2532 e3 -
+2592 e3 B
+3065 e3 -
+3418 e3 B
+4174 c7 -
+4488 a5 q
+`);
+    expect(publishedSans(events)).toEqual(['O-O-O', 'Bg5', 'h6', 'Be3', 'Qa5+']);
+    expect(alerts(events)).toEqual([]);
+  });
+
+  it('Rac5 standing, ...Rh5 (a flicker), Rxh5 with the rook set down on h4 as it is carried off: never Rh5 from a5', () => {
+    const events = run(`@start 8/5pk1/4p1p1/R7/r6r/2R3KP/8/8 w - - 0 45
+0    a5 -
+380  c5 R
+1467 h4 -
+1823 h5 r
+2033 h5 -
+2079 h5 r
+2329 h5 -
+2682 c5 -
+2956 h5 R
+3129 h4 r
+3299 h4 -
+4208 g6 -
+4495 h5 -
+5063 h5 p
+5183 g6 R
+5516 g6 -
+`);
+    expect(publishedSans(events)).toEqual(['Rac5', 'Rh5', 'Rxh5', 'gxh5']);
+    expect(publishedFor(events, 1)).toEqual(['Rac5']);
+    expect(alerts(events)).toEqual([]);
+  });
+});
