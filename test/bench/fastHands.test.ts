@@ -89,6 +89,9 @@ describe('fast hands over the whole corpus: the runs that once failed', () => {
     // played; Rh5 from a5 read from the captured rook's ghost after ...Rh5 had stood on Rac5.
     ['twic1256.pgn', 99, 8, false, `${STRESSED},${FAST}`, '1000'],
     ['carlsen.pgn', 148, 8, false, `${STRESSED},${FAST}`, '1000'],
+    // Seed 8, 1 s, with a clock: c5 ...exd5 before the press, the captured pawn passing c6 (where
+    // c5 had rested): read as c6 exd5 with the ghost on c5, two false 7.5.1s and the game ended.
+    ['carlsen.pgn', 355, 8, true, `${STRESSED},${FAST}`, '1000'],
     // Presses forgotten (not fast hands): Rg5 read for Rf5, the rook passing over g5 twice.
     ['kasparov.pgn', 516, 2, true, `${STRESSED},forgetPress=0.05`, '100'],
   ] as const)('%s #%i seed %i, clock %s: the record, no alert', (file, n, seed, clock, rates, level) => {

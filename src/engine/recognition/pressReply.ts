@@ -111,6 +111,9 @@ export const capturedInHand = (
   for (const [root, rootPos] of presserRoots(st, presser)) {
     const stray = st.sensed[presser].diff(st.sensed.unknown).diff(rootPos.board[presser]);
     if (stray.isEmpty() || stray.size() > 2) continue;
+    // Two stray pieces of one kind (c5 exd5 with the captured pawn passing c6: c6 exd5 with it on
+    // c5 fits too): the reading whose move stood a settle window, the other a stop on its way.
+    let first: ReplyReading | undefined;
     for (const ghost of stray) {
       const piece = pieceAt(st.sensed, ghost);
       const found = explain(rootPos, withContent(st.sensed, ghost, 'empty'), st.touched, from(root));
@@ -121,8 +124,11 @@ export const capturedInHand = (
         const taken = before.board.get(reply.to);
         return taken?.color === piece.color && taken.role === piece.role && kingAttacks(reply.to).has(ghost);
       });
-      if (members.length > 0) return { root, members };
+      if (members.length === 0) continue;
+      if (members.some(e => claimsStood(st, root, 'exact', e))) return { root, members };
+      first ??= { root, members };
     }
+    if (first) return first;
   }
   return undefined;
 };

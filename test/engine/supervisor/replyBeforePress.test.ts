@@ -293,4 +293,37 @@ describe('the reply begun before the press is reported', () => {
 `;
     expect(failuresOf('ghost-not-landing.cbs', script)).toEqual([]);
   });
+
+  it('c5 (resting 0.1 s on c6), ...exd5 before the press, the captured pawn passing c6: c5 exd5, not c6 exd5', () => {
+    // The whole corpus at seed 8, 1 s (carlsen.pgn #355): two black pawns stray at the press, c5
+    // and c6; with c5 read as the ghost, c6 exd5 fits too, and the game was ended by the daemon
+    // after two false 7.5.1s. The reading whose move stood a settle window is taken.
+    const events = scriptEvents(
+      `@edition E23
+@timecontrol 5400+30
+@start rnbqkbnr/ppp2ppp/4p3/3p4/3PP3/8/PPPN1PPP/R1BQKBNR b KQkq - 1 3
+0    c7 -
+87   c6 p
+202  c6 -
+254  c5 p
+1183 e4 -
+1338 d5 P
+1456 c6 p
+1468 press black
+1744 c6 -
+1829 press white
+2258 e6 -
+2679 e5 p
+3620 e5 -
+3834 d5 p
+4124 press black
+4345 g1 -
+4684 f3 N
+4979 press white
+`,
+      'ghost-on-the-stop.cbs',
+    );
+    expect(publishedSans(events)).toEqual(['c5', 'exd5', 'exd5', 'Ngf3']);
+    expect(events.filter(e => e.type === 'alert')).toEqual([]);
+  });
 });
