@@ -6,7 +6,7 @@
  *
  *   if (isReopened(st)) group = preferRevision(st, tipChoice, groups);
  *   group = preferStanding(st, group, groups);
- *   if (finalizesWentOn(st, group)) wait();   // a ply made final after its piece went on
+ *   if (finalizesWentOn(st, group) || restoresCaptured(st, group)) wait();   // without a clock
  */
 import type { Chess, NormalMove } from 'chessops';
 import { kingCastlesTo } from 'chessops';
@@ -249,13 +249,15 @@ export const finalizesWentOn = (st: RecognitionState, g: Group): boolean => {
     if (plies === 0) return false;
     const seen = observedAt(st, g.root, claims);
     if (!seen) return false;
+    const before = (i: number): Chess | undefined =>
+      i === 0 ? st.game.positionView(g.root) : e.positions[i - 1];
     // When ply i was made: the last change of its own squares before the board first showed its
     // position (h6 played while the bishop stood on g5, the board showing Be3 h6 only once the
     // bishop came back to e3 on a later ply: h6 was made when its pawn landed).
     const nextOf = (i: number): number => {
       const shown = seen[i] ?? st.lastChange;
       const m = e.path[i];
-      const pre = i === 0 ? st.game.positionView(g.root) : e.positions[i - 1];
+      const pre = before(i);
       if (!m || !pre) return shown;
       const own = changedBy(pre, m);
       for (let j = shown; j > madeIndexOf(st, g.root); j--) {
@@ -269,7 +271,7 @@ export const finalizesWentOn = (st: RecognitionState, g: Group): boolean => {
     // A ply of the story made final by the next one.
     for (let i = 0; i + 1 < plies; i++) {
       const m = e.path[i];
-      const from = i === 0 ? st.game.positionView(g.root) : e.positions[i - 1];
+      const from = before(i);
       const at = seen[i];
       if (m && from && at !== undefined && wentOn(st, from, m, at, nextOf(i + 1))) return true;
     }
