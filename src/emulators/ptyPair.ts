@@ -1,8 +1,9 @@
 /**
  * A pseudo-terminal pair made by socat: two linked serial devices, `hostPath` for the daemon and
  * `devicePath` for a board emulator, like a null-modem cable. Stopping the pair (killing socat)
- * is an unplugged cable: both sides' reads fail with EIO, which the serial transport reports as
- * `disconnected`; starting it again brings the same link names back on new PTYs.
+ * is an unplugged cable: both sides are hung up (a read fails with EIO or returns end of file),
+ * which the serial transport reports as `disconnected`; starting it again brings the same link
+ * names back on new PTYs.
  *
  *   const pair = new PtyPair({ hostPath: `${dir}/board`, devicePath: `${dir}/emulator` });
  *   await pair.start(); // resolves when both links exist

@@ -21,13 +21,15 @@
  * - On Linux, ModemManager may probe a freshly plugged `/dev/ttyACM*` device for a few seconds
  *   by writing AT commands; if the first open fails or the board answers oddly right after being
  *   plugged in, the session's back-off takes care of it, or ModemManager can be told to ignore it.
- * - When a PTY's other side closes, reads fail with EIO and serialport reports the port closed
- *   with `disconnected: true`; a pending write fails with EIO. Both become `disconnected` here.
+ * - When a PTY's other side closes, reads fail with EIO or return end of file (a hang-up, which
+ *   `serialBinding` turns into an error) and serialport reports the port closed with
+ *   `disconnected: true`; a pending write fails with EIO. Both become `disconnected` here.
  * - Writes are passed to the OS and drained (tcdrain) before `write()` resolves, so a resolved
  *   write is on its way to the board, not sitting in a Node buffer.
  */
 import { Observable, type Subscriber } from 'rxjs';
-import { SerialPort } from 'serialport';
+import { SerialPortStream } from '@serialport/stream';
+import { serialBinding } from './hangup.js';
 import { type Chunk, monotonicNow, type Transport, TransportError } from './transport.js';
 
 export interface SerialTransportOptions {
@@ -50,7 +52,7 @@ export interface SerialTransportOptions {
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 interface OpenPort {
-  readonly port: SerialPort;
+  readonly port: SerialPortStream;
   /** Set when we close this port ourselves: its close is then `canceled`. */
   byUs: boolean;
 }
@@ -85,9 +87,10 @@ export class SerialTransport implements Transport {
 
   private doOpen(): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      let port: SerialPort;
+      let port: SerialPortStream;
       try {
-        port = new SerialPort({
+        port = new SerialPortStream({
+          binding: serialBinding(),
           path: this.path,
           baudRate: this.options.baudRate ?? 9600,
           dataBits: this.options.dataBits ?? 8,
@@ -115,7 +118,7 @@ export class SerialTransport implements Transport {
   }
 
   /** Wires the port's events to the current subscriber. */
-  private attach(port: SerialPort): void {
+  private attach(port: SerialPortStream): void {
     const open: OpenPort = { port, byUs: false };
     this.current = open;
     port.on('data', (data: Buffer) => {

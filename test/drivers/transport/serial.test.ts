@@ -78,6 +78,25 @@ describe('serial transport', () => {
     await Promise.all([host.close(), device.close()]);
   });
 
+  it('reports every one of ten unplugged cables in a row, however the hang-up lands', async () => {
+    // Depending on timing, a read on a hung-up terminal fails with EIO or returns end of file;
+    // both must come out as `disconnected` (before the fix, about one unplug in fifteen was lost).
+    const pair = await openPtyPair();
+    const host = new SerialTransport({ path: pair.hostPath });
+    const kinds: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      if (i > 0) {
+        await pair.start();
+        trackPid(pair);
+      }
+      const lost = new Promise<unknown>(resolve => host.bytes$.subscribe({ error: resolve }));
+      await host.open();
+      await pair.stop();
+      kinds.push(((await lost) as TransportError).problem.kind);
+    }
+    expect(kinds).toEqual(Array.from({ length: 10 }, () => 'disconnected'));
+  });
+
   it('a second process-level open of a locked port fails instead of sharing the bytes', async () => {
     const pair = await openPtyPair();
     const first = new SerialTransport({ path: pair.hostPath });
