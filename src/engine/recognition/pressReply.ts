@@ -13,7 +13,7 @@
  * differ in where the presser's piece went, the one where it was set down last; `lastLifted`, of
  * stories that differ in which piece made the move, the one that left its square last.
  */
-import type { Chess, Color } from 'chessops';
+import type { Chess, Color, Piece, Square } from 'chessops';
 import { SquareSet, kingAttacks, opposite } from 'chessops';
 import { claimedBy, claimsStood } from './choose.js';
 import { observedAt } from './evidence.js';
@@ -291,10 +291,58 @@ export const lastLifted = (
     }
     return at;
   };
+  // Followed piece by piece first: the like piece set down last on the move's square came from
+  // where the hand lifted it, however it passed over the knocked piece's square on its way.
+  const move = first[k];
+  const piece = k === 0 && move ? positionAt(st, root).board.get(move.from) : undefined;
+  if (move && piece) {
+    const origin = heldOrigin(st, start, positionAt(st, root).board, piece, move.to);
+    const held = members.filter(e => e.path[k]?.from === origin);
+    if (held.length > 0 && held.length < members.length) return held;
+  }
   const when = members.map(lifted);
   const latest = Math.max(...when);
   const last = members.filter((_, i) => when[i] === latest);
   return latest >= 0 && last.length < members.length ? last : [...members];
+};
+
+/**
+ * Where the piece of `piece`'s colour and role set down last on `to` stood in `board`, following
+ * the like pieces through the square events from `start`: a lift takes the piece into the hand,
+ * a like piece set down is the one lifted last. A piece knocked over stays in the air under the
+ * pieces lifted after it, so a rook lifted from a1 and resting on e2 (the rook of e2 knocked over
+ * a moment before) is the one that goes on to e1. Undefined when the events cannot be followed so
+ * (a board that does not tell pieces apart, a like piece set down with none in the hand).
+ */
+const heldOrigin = (
+  st: RecognitionState,
+  start: number,
+  board: Chess['board'],
+  piece: Piece,
+  to: Square,
+): Square | undefined => {
+  const like = board[piece.color].intersect(board[piece.role]);
+  const on = new Map<Square, Square>([...like].map(sq => [sq, sq]));
+  const hand: Square[] = [];
+  let landed: Square | undefined;
+  for (let j = start; j < st.evidence.length; j++) {
+    const ev = st.evidence[j];
+    if (ev?.kind === 'snapshot') return undefined;
+    if (ev?.kind !== 'square') continue;
+    const was = on.get(ev.square);
+    on.delete(ev.square);
+    if (ev.piece === 'occupied') return undefined;
+    if (ev.piece === 'empty') {
+      if (was !== undefined) hand.push(was);
+      continue;
+    }
+    if (ev.piece.color !== piece.color || ev.piece.role !== piece.role) continue;
+    const from = hand.pop();
+    if (from === undefined) return undefined;
+    on.set(ev.square, from);
+    if (ev.square === to) landed = from;
+  }
+  return landed;
 };
 
 /**
