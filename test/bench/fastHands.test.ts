@@ -92,6 +92,14 @@ describe('fast hands over the whole corpus: the runs that once failed', () => {
     // Seed 8, 1 s, with a clock: c5 ...exd5 before the press, the captured pawn passing c6 (where
     // c5 had rested): read as c6 exd5 with the ghost on c5, two false 7.5.1s and the game ended.
     ['carlsen.pgn', 355, 8, true, `${STRESSED},${FAST}`, '1000'],
+    // Seed 9, 0.3 s, with knocks: the like piece knocked over read as the one that moved, the
+    // moving piece having rested on its square (Ree1 for Rae1; ...cxb6 for ...axb6), two false
+    // 7.5.1s and the game ended; and a pawn knocked by White's hand and set up again before his
+    // press, read as Black's touch (a proven 4.3.1 on ...Ne2+ begun before the press).
+    ['twic0920.pgn', 2134, 9, true, `${STRESSED},${FAST},knock=0.05`, '300'],
+    ['twic0920.pgn', 2204, 9, true, `${STRESSED},${FAST},knock=0.05`, '300'],
+    ['twic1256.pgn', 2041, 9, true, `${STRESSED},${FAST},knock=0.05`, '300'],
+    ['kasparov.pgn', 1530, 9, true, `${STRESSED},${FAST},knock=0.05`, '300'],
     // Presses forgotten (not fast hands): Rg5 read for Rf5, the rook passing over g5 twice.
     ['kasparov.pgn', 516, 2, true, `${STRESSED},forgetPress=0.05`, '100'],
   ] as const)('%s #%i seed %i, clock %s: the record, no alert', (file, n, seed, clock, rates, level) => {

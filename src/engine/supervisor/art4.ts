@@ -11,7 +11,7 @@
  *   if (publishArt4(tx, publishedMove, finding)) return;   // enforced: the move was taken back
  */
 import type { Color, NormalMove, Position, Square } from 'chessops';
-import { kingCastlesTo, makeSquare, squareFile } from 'chessops';
+import { kingCastlesTo, makeSquare, opposite, squareFile } from 'chessops';
 import { castlingSide } from 'chessops/chess';
 import { type ArticleTopic, type EditionProfile, citeTopic } from '../editions.js';
 import type { AlertCode, Grade } from '../events.js';
@@ -73,7 +73,16 @@ interface Judge {
   readonly profile: EditionProfile;
   readonly settleMs: number;
   readonly now: number;
+  /**
+   * From when a piece of the mover's lifted and put back is surely his touch: with a clock, the
+   * opponent's press (until then the opponent's hand may be at the board, setting right a piece
+   * it knocked over, 7.4); without one, from the start.
+   */
+  readonly attendedFrom: number;
 }
+
+/** `proven` for a touch of the mover's own piece made once only he can have been at the board. */
+const ownGrade = (j: Judge, t: Touch): Grade => (t.at >= j.attendedFrom ? 'proven' : 'possible');
 
 const movable = (j: Judge, origin: Square): boolean => j.moves.some(m => m.from === origin);
 const capturable = (j: Judge, victim: Square): boolean =>
@@ -258,7 +267,7 @@ const touchMove = (j: Judge, trace: TurnTrace): Art4Alert | undefined => {
       code: 'touch-move',
       topic: 'touchMoveOwn',
       breach: true,
-      grade: 'proven',
+      grade: ownGrade(j, req),
       detail: `${who} touched the ${label(req)} first, which can be moved, but moved the piece from ${sq(from)}.`,
       text: say('touch.own', {
         color: j.pos.turn,
@@ -308,7 +317,7 @@ const touchMove = (j: Judge, trace: TurnTrace): Art4Alert | undefined => {
     code: 'touch-move',
     topic: 'touchMoveBoth',
     breach: true,
-    grade: req.own ? 'proven' : 'possible',
+    grade: req.own ? ownGrade(j, req) : 'possible',
     detail: `${who} touched pieces of both colours; the ${label(req)} was the first that could be ${req.own ? 'moved' : 'captured'}.`,
     text: req.own
       ? say('touch.both_colours_move', { color: j.pos.turn, piece: req.piece.role, square: sq(req.origin) })
@@ -336,6 +345,15 @@ const isPlainTurn = (trace: TurnTrace, move: NormalMove, settleMs: number): bool
   );
 };
 
+/** The opponent's press after his move was made, or +Infinity when it is not among `events`. */
+const opponentPressAt = (
+  events: readonly BoardEvent[],
+  opponent: Color,
+  madeAt: number | undefined,
+): number =>
+  events.find(e => e.kind === 'press' && e.side === opponent && e.at >= (madeAt ?? Number.NEGATIVE_INFINITY))
+    ?.at ?? Number.POSITIVE_INFINITY;
+
 /** The Art. 4 finding for a published move, or undefined when its evidence cannot be judged. */
 export const checkArt4 = (tx: Tx, m: PublishedMove): Art4Finding | undefined => {
   const { st } = tx;
@@ -349,7 +367,8 @@ export const checkArt4 = (tx: Tx, m: PublishedMove): Art4Finding | undefined => 
   const made = madeWithin(pos, positionAt(st, m.ply), all);
   const events = made < all.length ? all.slice(0, made) : all;
   const settleMs = st.rec.options.settleMs;
-  const openAt = turnOpenAt(pos, events, st.plies[m.ply - 1]?.madeAt, settleMs);
+  const previousMadeAt = st.plies[m.ply - 1]?.madeAt;
+  const openAt = turnOpenAt(pos, events, previousMadeAt, settleMs);
   const trace = traceTurn(pos, events, { openAt, settleMs });
   if (trace.uncertain || isPlainTurn(trace, rec.move, settleMs)) return undefined;
   // Replayed from the board's log: the order is the board's, the times are made up.
@@ -362,6 +381,10 @@ export const checkArt4 = (tx: Tx, m: PublishedMove): Art4Finding | undefined => 
     profile: st.profile,
     settleMs,
     now: st.now,
+    attendedFrom:
+      st.rec.pressSeen && previousMadeAt !== undefined
+        ? opponentPressAt(events, opposite(mover), previousMadeAt)
+        : openAt,
   };
   const first = castlingOrder(j, trace) ?? kingAndRook(j, trace) ?? promotionChoice(j, trace);
   const alerts = [first, release(j, trace), first ? undefined : touchMove(j, trace)].filter(

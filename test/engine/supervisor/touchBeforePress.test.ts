@@ -1,0 +1,102 @@
+/**
+ * With a clock, a piece of the player having the move lifted and put back before his opponent's
+ * press may be the opponent's hand setting right a piece it knocked over (7.4): the board cannot
+ * tell whose hand it was (found by the independent handling model over the whole corpus,
+ * bench/humanCheck.ts, stressed frequencies, fast hands and knocks, seed 9, 0.3 s: kasparov.pgn
+ * #1530, Qxa6 knocking the b5 pawn, White setting it up again, Black's ...Ne2+ begun before White's
+ * press; judged a proven 4.3.1 on Black). Such a touch is now a possible breach, a finding for the
+ * arbiter; after the opponent's press, or without a clock, it stays proven.
+ */
+import { describe, expect, it } from 'vitest';
+import type { GameEvent } from '../../../src/engine/events.js';
+import { publishedSans } from '../../../src/engine/supervisor/record.js';
+import { scriptEvents } from '../../support/boardScript.js';
+
+const run = (script: string, clock = true): readonly GameEvent[] =>
+  scriptEvents(`@edition E23\n${clock ? '@timecontrol 5400+30\n' : ''}${script}`, 'touch-before-press.cbs');
+
+/** The 4.3.1 touch-move events, as type and grade. */
+const touchMove = (events: readonly GameEvent[]): string[] =>
+  events.flatMap(e =>
+    (e.type === 'alert' || e.type === 'finding') && e.code === 'touch-move' && e.article.article === '4.3.1'
+      ? [`${e.type} ${e.grade}`]
+      : [],
+  );
+
+const OPENING = `0    e2 -
+200  e4 P
+600  press white
+1500 e7 -
+1700 e5 p
+2000 press black
+4000 d2 -
+4100 d4 P
+`;
+
+describe('a touch of the mover’s piece before the opponent’s press', () => {
+  it('Qxa6 knocking the b5 pawn, set up again, ...Ne2+ before the press: a possible 4.3.1, no alert', () => {
+    const events = run(`@start 6k1/1Q6/p6p/1p4p1/5n2/P2q1N1P/5PP1/6K1 w - - 4 42
+40   b7 -
+166  a6 -
+548  a6 Q
+848  b5 -
+1395 b5 p
+2348 f4 -
+2537 e2 n
+2537 press white
+3063 press black
+4290 g1 -
+4680 h2 K
+4836 h2 -
+4899 h2 K
+5071 press white
+`);
+    expect(publishedSans(events)).toEqual(['Qxa6', 'Ne2+', 'Kh2']);
+    expect(events.filter(e => e.type === 'alert')).toEqual([]);
+    expect(touchMove(events)).toEqual(['finding possible']);
+  });
+
+  it('the bishop lifted and put back after d4 stood, before White pressed, then ...Nc6: possible', () => {
+    const events = run(`${OPENING}4450 f8 -
+4600 f8 b
+4700 b8 -
+4900 c6 n
+5000 press white
+5600 press black
+`);
+    expect(publishedSans(events)).toEqual(['e4', 'e5', 'd4', 'Nc6']);
+    expect(touchMove(events)).toEqual(['finding possible']);
+  });
+
+  it('the same after White pressed: proven, an alert', () => {
+    const events = run(`${OPENING}4400 press white
+4450 f8 -
+4600 f8 b
+4700 b8 -
+4900 c6 n
+5600 press black
+`);
+    expect(touchMove(events)).toEqual(['alert proven']);
+  });
+
+  it('without a clock, the same once d4 stood: proven, an alert', () => {
+    const events = run(
+      `0    e2 -
+200  e4 P
+1500 e7 -
+1700 e5 p
+4000 d2 -
+4100 d4 P
+4450 f8 -
+4600 f8 b
+4700 b8 -
+4900 c6 n
+6000 g1 -
+6200 f3 N
+`,
+      false,
+    );
+    expect(publishedSans(events)).toEqual(['e4', 'e5', 'd4', 'Nc6', 'Nf3']);
+    expect(touchMove(events)).toEqual(['alert proven']);
+  });
+});
