@@ -401,10 +401,12 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
   const confirmAt = st.lastChangeAt + st.options.confirmMs;
   const gesture = detectGesture(st.sensed);
   // At a press a gesture ends the game at once, unless the presser has a move to press for (made
-  // since his last press, published or on the board) and only his opponent's king left its square:
-  // the reply begun before the press was reported, the king set down on the centre next to the
-  // other on its way (...Bxf5 pressed with White's king passing over d4, Black's on d5). That board
-  // is read as any other at a press; a gesture made so must stand, as without a press.
+  // since his last press, published or on the board) and his opponent's king left its square, his
+  // own standing or moved there by a legal king move: the reply begun before the press was
+  // reported, the king set down on the centre next to the other on its way (...Bxf5 pressed with
+  // White's king passing over d4, Black's on d5; ...Kxd5 pressed with White's passing over e4).
+  // That board is read as any other at a press; a gesture made so must stand, as without a press
+  // (step.ts looks at it again once quiet).
   const replyKing =
     gesture !== undefined &&
     trigger.kind === 'press' &&

@@ -64,11 +64,17 @@ export const isGestureUnderway = (s: SensedBoard, game: Board): boolean => {
 };
 
 /**
- * Whether of the gesture's kings only `presser`'s opponent's left its square in `game`: at
- * `presser`'s press, the opponent's reply begun, his king passing over the centre.
+ * Whether the gesture's kings are, at `presser`'s press, his move and the opponent's reply begun:
+ * the opponent's king left its square in `game` (passing over the centre), and `presser`'s stands
+ * on its square or where a legal king move of his took it (...Kxd5 pressed with White's king set
+ * down on e4 on its way to d3; all four centre squares touch, so the opponent's king cannot have
+ * stood in the centre before such a move).
  */
 export const isReplyKing = (g: Gesture, game: Chess, presser: Color): boolean => {
   const at = (color: Color): Square => (color === 'white' ? g.whiteKing : g.blackKing);
   const opponent = opposite(presser);
-  return game.board.kingOf(presser) === at(presser) && game.board.kingOf(opponent) !== at(opponent);
+  if (game.board.kingOf(opponent) === at(opponent)) return false;
+  const king = game.board.kingOf(presser);
+  if (king === at(presser)) return true;
+  return king !== undefined && game.turn === presser && game.dests(king).has(at(presser));
 };

@@ -16,7 +16,7 @@ import { SquareSet } from 'chessops';
 import { type Step, NO_OUTPUTS } from './publish.js';
 import { type BoardEvent, sameContent } from './boardEvent.js';
 import { evaluate } from './evaluate.js';
-import { CENTRE } from './gesture.js';
+import { CENTRE, detectGesture } from './gesture.js';
 import { liftOrPlace } from './hand.js';
 import type { RecognitionOutput } from './outputs.js';
 import {
@@ -178,8 +178,11 @@ export const step = (st: RecognitionState, e: BoardEvent): Step => {
         kind: 'press',
         side: e.side,
       });
+      // Kings left on the centre at a press read as the reply begun (evaluate.ts): the board is
+      // looked at again once quiet, so a result gesture that stands is one, as without a press.
+      const gestureLeft = !pressed.state.result && detectGesture(pressed.state.sensed) !== undefined;
       return {
-        state: pressed.state,
+        state: gestureLeft ? { ...pressed.state, dirty: true } : pressed.state,
         outputs: outputs.length === 0 ? pressed.outputs : [...outputs, ...pressed.outputs],
       };
     }

@@ -198,6 +198,82 @@ describe('kings near the centre', () => {
     expect(events.filter(e => e.type === 'alert' || e.type === 'end')).toEqual([]);
   });
 
+  it("the presser's own king capture onto the centre, the reply's king set down beside it as the press arrives: no gesture", () => {
+    // The independent model over the whole corpus (twic0920.pgn #1679 seed 9, fast hands, knocks):
+    // ...Kxd5 (the bishop taken off first), White's king from e3 set down on e4 on its way to d3
+    // just before Black's press was reported. Black's own king had left its square too (his move),
+    // so the board was taken for the result ritual (d5 and e4: 1-0) and the game ended at the press.
+    const events = scriptEvents(
+      `@edition E23
+@timecontrol 5400+30
+@start 8/8/3k4/1p1B2p1/1P4P1/4K3/8/8 b - - 0 65
+1397 d5 -
+2547 d6 -
+2810 d5 k
+2855 d6 B
+3145 d6 -
+3645 e3 -
+3880 e4 K
+3886 press black
+4138 e4 -
+4396 e2 K
+4722 e2 -
+5027 d3 K
+5428 press white
+12000 tick
+`,
+      'reply-king-after-king-capture.cbs',
+    );
+    expect(publishedSans(events)).toEqual(['Kxd5', 'Kd3']);
+    expect(events.filter(e => e.type === 'alert' || e.type === 'end')).toEqual([]);
+  });
+
+  it('the same kings left standing after the press are the result, the pressed king capture kept', () => {
+    const events = scriptEvents(
+      `@edition E23
+@timecontrol 5400+30
+@start 8/8/3k4/1p1B2p1/1P4P1/4K3/8/8 b - - 0 65
+1397 d5 -
+2547 d6 -
+2810 d5 k
+3645 e3 -
+3880 e4 K
+3886 press black
+12000 tick
+`,
+      'ritual-after-king-capture.cbs',
+    );
+    expect(publishedSans(events)).toEqual(['Kxd5']);
+    expect(
+      events.filter(e => e.type === 'end').map(e => (e.type === 'end' ? `${e.result} ${e.reason}` : '')),
+    ).toEqual(['1-0 gesture']);
+  });
+
+  it("the reply's king left beside the other on the centre after the press is the result once it stands", () => {
+    // Before, the board was not looked at again after such a press: a gesture that stood never
+    // ended the game.
+    const events = scriptEvents(
+      `@edition E23
+@timecontrol 5400+30
+@start 8/3b4/2p5/3k1B1p/1p5P/1P3KP1/P4P2/8 b - - 0 61
+0    f5 -
+812  d7 -
+1007 e6 b
+1262 e6 -
+1420 f5 b
+1968 f3 -
+2119 d4 K
+2206 press black
+12000 tick
+`,
+      'reply-king-stands.cbs',
+    );
+    expect(publishedSans(events)).toEqual(['Bxf5']);
+    expect(events.flatMap(e => (e.type === 'end' ? [`${e.result} ${e.reason}`] : []))).toEqual([
+      '1/2-1/2 gesture',
+    ]);
+  });
+
   it("a press with no move of the presser's to press for, the other king set beside his on the centre, is the result at once", () => {
     // White's king stands on d4 by play; after ...Kd6 and Black's press, Black sets his king on e5
     // and White presses: no reply under way, the gesture (both on dark squares: 0-1).
