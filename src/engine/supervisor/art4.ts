@@ -11,7 +11,7 @@
  *   if (publishArt4(tx, publishedMove, finding)) return;   // enforced: the move was taken back
  */
 import type { Color, NormalMove, Position, Square } from 'chessops';
-import { kingCastlesTo, makeSquare, opposite, squareFile } from 'chessops';
+import { SquareSet, kingAttacks, kingCastlesTo, makeSquare, opposite, squareFile } from 'chessops';
 import { castlingSide } from 'chessops/chess';
 import { type ArticleTopic, type EditionProfile, citeTopic } from '../editions.js';
 import type { AlertCode, Grade } from '../events.js';
@@ -79,10 +79,37 @@ interface Judge {
    * it knocked over, 7.4); without one, from the start.
    */
   readonly attendedFrom: number;
+  /**
+   * Without a clock, the squares beside those the opponent's last move changed, and until when his
+   * hand may still be withdrawing from them: a piece there lifted before then may have been knocked
+   * (7.4). With a clock his press says when his hand left (`attendedFrom`).
+   */
+  readonly withdrawing: { readonly near: SquareSet; readonly until: number };
 }
 
-/** `proven` for a touch of the mover's own piece made once only he can have been at the board. */
-const ownGrade = (j: Judge, t: Touch): Grade => (t.at >= j.attendedFrom ? 'proven' : 'possible');
+/**
+ * How long after his move is made the opponent's withdrawing hand may knock over a piece beside it.
+ * Not measured (the real captures had no knocked pieces, reference §5.5): a hand leaves the board
+ * within about a second.
+ */
+const WITHDRAW_MS = 1000;
+
+/**
+ * `proven` for a touch of the mover's own piece made once only he can have been at the board: not
+ * before his opponent's press, nor beside the opponent's move while that hand may be withdrawing.
+ */
+const ownGrade = (j: Judge, t: Touch): Grade =>
+  t.at >= j.attendedFrom && !(j.withdrawing.near.has(t.origin) && t.at < j.withdrawing.until)
+    ? 'proven'
+    : 'possible';
+
+/** The squares beside those the move from `before` to `after` changed (a king's step away). */
+const besideChanged = (before: Position, after: Position): SquareSet => {
+  const [a, b] = [before.board, after.board];
+  let near = SquareSet.empty();
+  for (const sq of a.white.xor(b.white).union(a.black.xor(b.black))) near = near.union(kingAttacks(sq));
+  return near;
+};
 
 const movable = (j: Judge, origin: Square): boolean => j.moves.some(m => m.from === origin);
 const capturable = (j: Judge, victim: Square): boolean =>
@@ -385,6 +412,11 @@ export const checkArt4 = (tx: Tx, m: PublishedMove): Art4Finding | undefined => 
       st.rec.pressSeen && previousMadeAt !== undefined
         ? opponentPressAt(events, opposite(mover), previousMadeAt)
         : openAt,
+    // Without a clock nothing marks the opponent's hand leaving the board but time.
+    withdrawing:
+      !st.rec.pressSeen && m.ply >= 2 && previousMadeAt !== undefined
+        ? { near: besideChanged(positionAt(st, m.ply - 2), pos), until: previousMadeAt + WITHDRAW_MS }
+        : { near: SquareSet.empty(), until: Number.NEGATIVE_INFINITY },
   };
   const first = castlingOrder(j, trace) ?? kingAndRook(j, trace) ?? promotionChoice(j, trace);
   const alerts = [first, release(j, trace), first ? undefined : touchMove(j, trace)].filter(

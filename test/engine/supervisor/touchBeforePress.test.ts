@@ -5,7 +5,10 @@
  * bench/humanCheck.ts, stressed frequencies, fast hands and knocks, seed 9, 0.3 s: kasparov.pgn
  * #1530, Qxa6 knocking the b5 pawn, White setting it up again, Black's ...Ne2+ begun before White's
  * press; judged a proven 4.3.1 on Black). Such a touch is now a possible breach, a finding for the
- * arbiter; after the opponent's press, or without a clock, it stays proven.
+ * arbiter; after the opponent's press it stays proven. Without a clock nothing marks the opponent's
+ * hand leaving but time: a piece beside the squares his move changed, lifted within a second of
+ * the move, may have been knocked by that hand (seed 10, 0.3 s, no clock, knocks: seven runs with
+ * a proven 4.3.1 or 4.3.3 on the next mover, carlsen.pgn #1338 among them), so it is possible too.
  */
 import { describe, expect, it } from 'vitest';
 import type { GameEvent } from '../../../src/engine/events.js';
@@ -76,6 +79,42 @@ describe('a touch of the mover’s piece before the opponent’s press', () => {
 4900 c6 n
 5600 press black
 `);
+    expect(touchMove(events)).toEqual(['alert proven']);
+  });
+
+  it('without a clock, ...g5 knocking the f4 bishop 0.3 s later, set up again, then h6: possible, no alert', () => {
+    const events = run(
+      `@start r3r1k1/p2nbpp1/2p3p1/q2nP2P/Np1P1B2/8/PPQ1N1P1/1K1R3R b - - 0 19
+113   g5 p
+168   g6 -
+468   f4 -
+979   f4 B
+2138  h5 -
+2380  h6 P
+2814  g7 -
+2947  g6 p
+`,
+      false,
+    );
+    expect(publishedSans(events)).toEqual(['g5', 'h6', 'g6']);
+    expect(events.filter(e => e.type === 'alert')).toEqual([]);
+    expect(touchMove(events)).toEqual(['finding possible']);
+  });
+
+  it('without a clock, the same bishop lifted 1.2 s after ...g5: proven, an alert', () => {
+    const events = run(
+      `@start r3r1k1/p2nbpp1/2p3p1/q2nP2P/Np1P1B2/8/PPQ1N1P1/1K1R3R b - - 0 19
+113   g5 p
+168   g6 -
+1368  f4 -
+1579  f4 B
+2138  h5 -
+2380  h6 P
+2814  g7 -
+2947  g6 p
+`,
+      false,
+    );
     expect(touchMove(events)).toEqual(['alert proven']);
   });
 
