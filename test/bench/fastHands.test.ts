@@ -103,6 +103,19 @@ describe('fast hands over the whole corpus: the runs that once failed', () => {
     // ...Kxd5 pressed with White's king set down on e4 on its way to d3: the result ritual (d5 and
     // e4, 1-0) read at the press, the game ended by the daemon.
     ['twic0920.pgn', 1679, 9, true, `${STRESSED},${FAST},knock=0.05`, '300'],
+    // Seed 10, 0.3 s, without a clock, with knocks: a piece beside the last move knocked by the
+    // withdrawing hand and set up again, read as the next mover's touch (proven 4.3.1 / 4.3.3)...
+    ['carlsen.pgn', 1338, 10, false, `${STRESSED},${FAST},knock=0.05`, '300'],
+    ['carlsen.pgn', 756, 10, false, `${STRESSED},${FAST},knock=0.05`, '300'],
+    ['carlsen.pgn', 1696, 10, false, `${STRESSED},${FAST},knock=0.05`, '300'],
+    ['twic1256.pgn', 506, 10, false, `${STRESSED},${FAST},knock=0.05`, '300'],
+    ['twic1256.pgn', 1617, 10, false, `${STRESSED},${FAST},knock=0.05`, '300'],
+    ['engine-threefold-repetition.pgn', 193, 10, false, `${STRESSED},${FAST},knock=0.05`, '300'],
+    ['engine-threefold-repetition.pgn', 294, 10, false, `${STRESSED},${FAST},knock=0.05`, '300'],
+    // ...and a published move revised by a board shown after the reply had stood on top of it
+    // (...Rxc4 for ...Rc5 under Bd5; Kc3 put back under ...d2).
+    ['kasparov.pgn', 1752, 10, false, `${STRESSED},${FAST},knock=0.05`, '300'],
+    ['twic1256.pgn', 2770, 10, false, `${STRESSED},${FAST},knock=0.05`, '300'],
     // Presses forgotten (not fast hands): Rg5 read for Rf5, the rook passing over g5 twice.
     ['kasparov.pgn', 516, 2, true, `${STRESSED},forgetPress=0.05`, '100'],
   ] as const)('%s #%i seed %i, clock %s: the record, no alert', (file, n, seed, clock, rates, level) => {

@@ -21,6 +21,7 @@ import {
   preferStanding,
   rereadsStop,
   restoresCaptured,
+  revisesUnderReply,
 } from './revise.js';
 import { NO_OUTPUTS, type Step, finalizeByPress, publishLine } from './publish.js';
 import {
@@ -496,8 +497,12 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
       );
     }
   }
-  const picked =
+  const chosen =
     reopened && tipChoice?.consistent ? preferRevision(st, tipChoice, groups) : chooseGroup(groups, reread);
+  const picked =
+    chosen && trigger.kind === 'settle' && !reread && revisesUnderReply(st, tipChoice, chosen)
+      ? tipChoice
+      : chosen;
   const found = picked ? preferStanding(st, picked, groups) : undefined;
   // A revision reading the published move back to a stop its piece went on from waits (revise.ts).
   if (found?.consistent && trigger.kind === 'settle' && !confirmed && !reread && rereadsStop(st, found))
@@ -539,6 +544,7 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
         { root, kind: 'exact', members: chase.exact, consistent: chase.exactConsistent },
         { root, kind: 'partial', members: made, consistent: chase.partialConsistent },
       ]);
+      if (followed && revisesUnderReply(st, tipChoice, followed)) break;
       if (followed?.consistent && followed.kind === 'exact')
         return decideExact(st, root, followed.members, now, trigger);
       if (followed?.consistent && followed.kind === 'partial')

@@ -99,20 +99,69 @@ export const preferRevision = (st: RecognitionState, tipChoice: Group, groups: r
 };
 
 /**
- * Where the board first showed, standing (`minReplyMs`), the reply every story of the tip's exact
- * group makes on top of the published move (the latest of them); undefined when one does not.
+ * Where the board first showed, standing (`minReplyMs`), the reply every story of the tip's group
+ * makes on top of the published move, something else following it (the latest of them); undefined
+ * when one does not. A half-made story counts with the reply made (Bd5 standing 0.25 s, then the
+ * rook lifted to take it: not ...Rxc4 for the published ...Rc5, the bishop's ghost on d5).
  */
 const repliedAt = (st: RecognitionState, tipChoice: Group): number | undefined => {
-  if (tipChoice.kind !== 'exact' || tipChoice.root !== st.game.length) return undefined;
+  if (tipChoice.root !== st.game.length) return undefined;
   let latest = -1;
   for (const m of tipChoice.members) {
     const reply = m.positions[0];
-    if (m.path.length < 2 || !reply) return undefined;
+    const followed = tipChoice.kind === 'exact' ? m.path.length >= 2 : m.made >= 1;
+    if (!followed || !reply) return undefined;
     const at = observedAt(st, tipChoice.root, [reply])?.[0];
     if (at === undefined || longestDwell(st, tipChoice.root, reply) < st.options.minReplyMs) return undefined;
     latest = Math.max(latest, at);
   }
   return latest < 0 ? undefined : latest;
+};
+
+/**
+ * Where the board first showed a reply to the published move standing (`minReplyMs`): any legal
+ * move from the tip (...d2 made for 0.2 s on top of Kc3, the king then taking it over e3 and c1);
+ * undefined when it showed none.
+ */
+const standingReply = (st: RecognitionState): number | undefined => {
+  const tip = st.game.length;
+  const pos = st.game.positionView(tip);
+  if (!pos) return undefined;
+  let first: number | undefined;
+  for (const [from, dests] of pos.allDests())
+    for (const to of dests) {
+      const after = pos.clone();
+      after.play({ from, to });
+      if (longestDwell(st, tip, after) < st.options.minReplyMs) continue;
+      const at = observedAt(st, tip, [after])?.[0];
+      if (at !== undefined && (first === undefined || at < first)) first = at;
+    }
+  return first;
+};
+
+/**
+ * Whether `picked`, a revision of a published ply taken while the tip's own stories do not stand
+ * (the reply's piece set down where the tip's search cannot follow), was shown by the board only
+ * after the opponent's reply on top of the published move had stood (`minReplyMs`): ...Rc5
+ * standing 3.6 s, Bd5 on top (0.25 s, after stops on c6 and e5), the bishop then lifted to be
+ * taken and the rook resting on c4 on its way to d5, is not ...Rxc4 with the bishop's ghost on d5.
+ * Such a board waits for more evidence, as a half-made story the evidence does not support.
+ */
+export const revisesUnderReply = (
+  st: RecognitionState,
+  tipChoice: Group | undefined,
+  picked: Group,
+): boolean => {
+  if (tipChoice?.consistent || picked.root >= st.game.length) return false;
+  const stood = (tipChoice && repliedAt(st, tipChoice)) ?? standingReply(st);
+  if (stood === undefined) return false;
+  // Where the board first showed the revision: its claimed positions, or, claiming none (one
+  // exact ply, or none: the published plies put back), the board as it stands since its last change.
+  return picked.members.every(e => {
+    const claims = claimedBy(picked.kind, e);
+    if (claims.length === 0) return picked.kind === 'exact' && st.lastChange > stood;
+    return (observedAt(st, picked.root, claims)?.[0] ?? -1) > stood;
+  });
 };
 
 /**
