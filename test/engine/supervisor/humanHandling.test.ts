@@ -244,9 +244,9 @@ describe('kings near the centre', () => {
       'ritual-after-king-capture.cbs',
     );
     expect(publishedSans(events)).toEqual(['Kxd5']);
-    expect(
-      events.filter(e => e.type === 'end').map(e => (e.type === 'end' ? `${e.result} ${e.reason}` : '')),
-    ).toEqual(['1-0 gesture']);
+    expect(events.flatMap(e => (e.type === 'end' ? [`${e.result} ${e.reason}`] : []))).toEqual([
+      '1-0 gesture',
+    ]);
   });
 
   it("the reply's king left beside the other on the centre after the press is the result once it stands", () => {
