@@ -11,7 +11,8 @@
  * And a press that comes after a missed one (a player forgot to press), read further than the
  * presses allow: `missedPress`, `missedPressReplyInHand`; `lastSetDown` picks, of stories that
  * differ in where the presser's piece went, the one where it was set down last; `lastLifted`, of
- * stories that differ in which piece made the move, the one that left its square last.
+ * stories that differ in which piece made the move, the one a hand lifted and set down on the
+ * move's square (followed through the events), else the one that left its square last.
  */
 import type { Chess, Color, Piece, Square } from 'chessops';
 import { SquareSet, kingAttacks, opposite } from 'chessops';

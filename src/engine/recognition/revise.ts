@@ -5,6 +5,7 @@
  * the board showed only as a transient (a rook touching down on e3 on its way to d3) is no move.
  *
  *   if (isReopened(st)) group = preferRevision(st, tipChoice, groups);
+ *   if (revisesUnderReply(st, tipChoice, group)) group = tipChoice;   // at a quiet moment
  *   group = preferStanding(st, group, groups);
  *   if (finalizesWentOn(st, group) || restoresCaptured(st, group)) wait();   // without a clock
  */

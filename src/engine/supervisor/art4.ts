@@ -76,7 +76,7 @@ interface Judge {
   /**
    * From when a piece of the mover's lifted and put back is surely his touch: with a clock, the
    * opponent's press (until then the opponent's hand may be at the board, setting right a piece
-   * it knocked over, 7.4); without one, from the start.
+   * it knocked over, 7.4); without one (or on the first move), from when the turn opened.
    */
   readonly attendedFrom: number;
   /**
@@ -373,13 +373,9 @@ const isPlainTurn = (trace: TurnTrace, move: NormalMove, settleMs: number): bool
 };
 
 /** The opponent's press after his move was made, or +Infinity when it is not among `events`. */
-const opponentPressAt = (
-  events: readonly BoardEvent[],
-  opponent: Color,
-  madeAt: number | undefined,
-): number =>
-  events.find(e => e.kind === 'press' && e.side === opponent && e.at >= (madeAt ?? Number.NEGATIVE_INFINITY))
-    ?.at ?? Number.POSITIVE_INFINITY;
+const opponentPressAt = (events: readonly BoardEvent[], opponent: Color, madeAt: number): number =>
+  events.find(e => e.kind === 'press' && e.side === opponent && e.at >= madeAt)?.at ??
+  Number.POSITIVE_INFINITY;
 
 /** The Art. 4 finding for a published move, or undefined when its evidence cannot be judged. */
 export const checkArt4 = (tx: Tx, m: PublishedMove): Art4Finding | undefined => {
