@@ -3,7 +3,7 @@
  * press may be the opponent's hand setting right a piece it knocked over (7.4): the board cannot
  * tell whose hand it was (found by the independent handling model over the whole corpus,
  * bench/humanCheck.ts, stressed frequencies, fast hands and knocks, seed 9, 0.3 s: kasparov.pgn
- * #1530, Qxa6 knocking the b5 pawn, White setting it up again, Black's ...Ne2+ begun before White's
+ * #1530, Qxa6 knocking the b5 pawn over, the pawn set up again, Black's ...Ne2+ begun before White's
  * press; judged a proven 4.3.1 on Black). Such a touch is now a possible breach, a finding for the
  * arbiter; after the opponent's press it stays proven. Without a clock nothing marks the opponent's
  * hand leaving but time: a piece beside the squares his move changed, lifted within a second of
