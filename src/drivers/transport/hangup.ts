@@ -32,7 +32,8 @@ const readAsync = promisify(read);
 /** Error codes on which a non-blocking read waits for the port to become readable. */
 const WAIT_CODES = new Set(['EAGAIN', 'EWOULDBLOCK', 'EINTR']);
 
-const codeOf = (e: unknown): unknown => (e instanceof Error ? (e as NodeJS.ErrnoException).code : undefined);
+const codeOf = (e: unknown): string | undefined =>
+  e instanceof Error ? (e as NodeJS.ErrnoException).code : undefined;
 
 /** A Linux port whose read reports a hang-up (0 bytes read) as an error, the rest delegated. */
 class HangupAwarePort implements BindingPortInterface {
@@ -54,7 +55,7 @@ class HangupAwarePort implements BindingPortInterface {
       try {
         ({ bytesRead } = await readAsync(fd, buffer, offset, length, null));
       } catch (e) {
-        if (!WAIT_CODES.has(codeOf(e) as string)) throw e;
+        if (!WAIT_CODES.has(codeOf(e) ?? '')) throw e;
         if (!this.inner.isOpen) throw new BindingsError('Port is not open', { canceled: true });
         await new Promise<void>((resolve, reject) =>
           this.inner.poller.once('readable', (err: Error | null) => (err === null ? resolve() : reject(err))),

@@ -295,9 +295,10 @@ export const lastLifted = (
   // Followed piece by piece first: the like piece set down last on the move's square came from
   // where the hand lifted it, however it passed over the knocked piece's square on its way.
   const move = first[k];
-  const piece = k === 0 && move ? positionAt(st, root).board.get(move.from) : undefined;
+  const board = positionAt(st, root).board;
+  const piece = k === 0 && move ? board.get(move.from) : undefined;
   if (move && piece) {
-    const origin = heldOrigin(st, start, positionAt(st, root).board, piece, move.to);
+    const origin = heldOrigin(st, start, board, piece, move.to);
     const held = members.filter(e => e.path[k]?.from === origin);
     if (held.length > 0 && held.length < members.length) return held;
   }

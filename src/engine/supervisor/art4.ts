@@ -11,7 +11,7 @@
  *   if (publishArt4(tx, publishedMove, finding)) return;   // enforced: the move was taken back
  */
 import type { Color, NormalMove, Position, Square } from 'chessops';
-import { SquareSet, kingAttacks, kingCastlesTo, makeSquare, opposite, squareFile } from 'chessops';
+import { kingCastlesTo, makeSquare, squareFile } from 'chessops';
 import { castlingSide } from 'chessops/chess';
 import { type ArticleTopic, type EditionProfile, citeTopic } from '../editions.js';
 import type { AlertCode, Grade } from '../events.js';
@@ -19,7 +19,16 @@ import type { BoardEvent } from '../recognition/boardEvent.js';
 import type { PublishedMove } from '../recognition/outputs.js';
 import { rebase } from './rebase.js';
 import { positionAt } from './state.js';
-import { type Touch, type TurnTrace, madeWithin, traceTurn, turnOpenAt } from './touch.js';
+import {
+  type Attendance,
+  type Touch,
+  type TurnTrace,
+  attendance,
+  isAttended,
+  madeWithin,
+  traceTurn,
+  turnOpenAt,
+} from './touch.js';
 import { type Tx, emit, emitOnce, patch } from './tx.js';
 import { type Sentence, englishList, say } from '../texts.js';
 
@@ -73,43 +82,13 @@ interface Judge {
   readonly profile: EditionProfile;
   readonly settleMs: number;
   readonly now: number;
-  /**
-   * From when a piece of the mover's lifted and put back is surely his touch: with a clock, the
-   * opponent's press (until then the opponent's hand may be at the board, setting right a piece
-   * it knocked over, 7.4); without one (or on the first move), from when the turn opened.
-   */
-  readonly attendedFrom: number;
-  /**
-   * Without a clock, the squares beside those the opponent's last move changed, and until when his
-   * hand may still be withdrawing from them: a piece there lifted before then may have been knocked
-   * (7.4). With a clock his press says when his hand left (`attendedFrom`).
-   */
-  readonly withdrawing: { readonly near: SquareSet; readonly until: number };
+  /** Whether the opponent's hand may still have been at the board (touch.ts). */
+  readonly attendance: Attendance;
 }
 
-/**
- * How long after his move is made the opponent's withdrawing hand may knock over a piece beside it.
- * Not measured (the real captures had no knocked pieces, reference §5.5): a hand leaves the board
- * within about a second.
- */
-const WITHDRAW_MS = 1000;
-
-/**
- * `proven` for a touch of the mover's own piece made once only he can have been at the board: not
- * before his opponent's press, nor beside the opponent's move while that hand may be withdrawing.
- */
+/** `proven` for a touch of the mover's own piece made once only he can have been at the board. */
 const ownGrade = (j: Judge, t: Touch): Grade =>
-  t.at >= j.attendedFrom && !(j.withdrawing.near.has(t.origin) && t.at < j.withdrawing.until)
-    ? 'proven'
-    : 'possible';
-
-/** The squares beside those the move from `before` to `after` changed (a king's step away). */
-const besideChanged = (before: Position, after: Position): SquareSet => {
-  const [a, b] = [before.board, after.board];
-  let near = SquareSet.empty();
-  for (const sq of a.white.xor(b.white).union(a.black.xor(b.black))) near = near.union(kingAttacks(sq));
-  return near;
-};
+  isAttended(j.attendance, t.origin, t.at) ? 'proven' : 'possible';
 
 const movable = (j: Judge, origin: Square): boolean => j.moves.some(m => m.from === origin);
 const capturable = (j: Judge, victim: Square): boolean =>
@@ -372,11 +351,6 @@ const isPlainTurn = (trace: TurnTrace, move: NormalMove, settleMs: number): bool
   );
 };
 
-/** The opponent's press after his move was made, or +Infinity when it is not among `events`. */
-const opponentPressAt = (events: readonly BoardEvent[], opponent: Color, madeAt: number): number =>
-  events.find(e => e.kind === 'press' && e.side === opponent && e.at >= madeAt)?.at ??
-  Number.POSITIVE_INFINITY;
-
 /** The Art. 4 finding for a published move, or undefined when its evidence cannot be judged. */
 export const checkArt4 = (tx: Tx, m: PublishedMove): Art4Finding | undefined => {
   const { st } = tx;
@@ -404,15 +378,14 @@ export const checkArt4 = (tx: Tx, m: PublishedMove): Art4Finding | undefined => 
     profile: st.profile,
     settleMs,
     now: st.now,
-    attendedFrom:
-      st.rec.pressSeen && previousMadeAt !== undefined
-        ? opponentPressAt(events, opposite(mover), previousMadeAt)
-        : openAt,
-    // Without a clock nothing marks the opponent's hand leaving the board but time.
-    withdrawing:
-      !st.rec.pressSeen && m.ply >= 2 && previousMadeAt !== undefined
-        ? { near: besideChanged(positionAt(st, m.ply - 2), pos), until: previousMadeAt + WITHDRAW_MS }
-        : { near: SquareSet.empty(), until: Number.NEGATIVE_INFINITY },
+    attendance: attendance(
+      m.ply >= 2 ? positionAt(st, m.ply - 2) : undefined,
+      pos,
+      events,
+      previousMadeAt,
+      openAt,
+      st.rec.pressSeen,
+    ),
   };
   const first = castlingOrder(j, trace) ?? kingAndRook(j, trace) ?? promotionChoice(j, trace);
   const alerts = [first, release(j, trace), first ? undefined : touchMove(j, trace)].filter(

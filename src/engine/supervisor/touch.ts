@@ -11,9 +11,10 @@
  *
  *   const t = traceTurn(pos, events, { openAt: 900, settleMs: 300 });
  *   t.touches[0];   // { origin: 6, own: true, at: 1200, ... }  (Ng1 lifted first)
+ *   isAttended(attendance(previous, pos, events, madeAt, openAt, clock), t.origin, t.at); // proven?
  */
 import type { Color, Piece, Position, Role, Square } from 'chessops';
-import { ROLES } from 'chessops';
+import { ROLES, SquareSet, kingAttacks } from 'chessops';
 import type { BoardEvent, SensedContent } from '../recognition/boardEvent.js';
 
 export interface Touch {
@@ -206,6 +207,14 @@ export const traceTurn = (pos: Position, events: readonly BoardEvent[], opts: Tr
   return { color, touches: kept, placements, newPieces, uncertain, reinstatedAt };
 };
 
+/** The squares whose content differs between `before` and `after` (a move's squares). */
+const changedSquares = (before: Position, after: Position): SquareSet => {
+  const [a, b] = [before.board, after.board];
+  let changed = a.white.xor(b.white).union(a.black.xor(b.black));
+  for (const role of ROLES) changed = changed.union(a[role].xor(b[role]));
+  return changed;
+};
+
 /**
  * How many of `events` it took to make the move from `pos` to `after`: up to the first event after
  * which the squares the move changes show `after` and have all reported (an occupancy-only board
@@ -217,9 +226,8 @@ export const traceTurn = (pos: Position, events: readonly BoardEvent[], opts: Tr
  * was re-read (a snapshot).
  */
 export const madeWithin = (pos: Position, after: Position, events: readonly BoardEvent[]): number => {
-  const [a, b] = [pos.board, after.board];
-  let moved = a.white.xor(b.white).union(a.black.xor(b.black));
-  for (const role of ROLES) moved = moved.union(a[role].xor(b[role]));
+  const b = after.board;
+  const moved = changedSquares(pos, after);
   let differs = moved;
   let unreported = moved;
   for (let i = 0; i < events.length; i++) {
@@ -262,3 +270,55 @@ export const turnOpenAt = (
   }
   return Number.POSITIVE_INFINITY;
 };
+
+/**
+ * When a piece of the mover's lifted and put back is surely his touch, the opponent's hand gone
+ * from the board: with a clock, from the opponent's press after his move (until then that hand may
+ * be setting up a piece it knocked over, 7.4); without one (or on the first move), from when the
+ * turn opened, except beside the squares the opponent's move changed for `WITHDRAW_MS` after it
+ * was made, where the withdrawing hand may have knocked a piece over.
+ */
+export interface Attendance {
+  readonly from: number;
+  readonly near: SquareSet;
+  readonly until: number;
+}
+
+/**
+ * How long after his move is made the opponent's withdrawing hand may knock over a piece beside it.
+ * Not measured (the real captures had no knocked pieces, reference §5.5): a hand leaves the board
+ * within about a second.
+ */
+const WITHDRAW_MS = 1000;
+
+/**
+ * The attendance for the move from `pos` (the opponent's move went from `previous` to `pos`, made
+ * at `previousMadeAt`; `clock`: presses are seen in this game).
+ */
+export const attendance = (
+  previous: Position | undefined,
+  pos: Position,
+  events: readonly BoardEvent[],
+  previousMadeAt: number | undefined,
+  openAt: number,
+  clock: boolean,
+): Attendance => {
+  const opponent = pos.turn === 'white' ? 'black' : 'white';
+  if (previousMadeAt === undefined || !previous)
+    return { from: openAt, near: SquareSet.empty(), until: Number.NEGATIVE_INFINITY };
+  if (clock) {
+    const press = events.find(e => e.kind === 'press' && e.side === opponent && e.at >= previousMadeAt);
+    return {
+      from: press?.at ?? Number.POSITIVE_INFINITY,
+      near: SquareSet.empty(),
+      until: Number.NEGATIVE_INFINITY,
+    };
+  }
+  let near = SquareSet.empty();
+  for (const sq of changedSquares(previous, pos)) near = near.union(kingAttacks(sq));
+  return { from: openAt, near, until: previousMadeAt + WITHDRAW_MS };
+};
+
+/** Whether a touch of `origin` at `at` can only have been the mover's (see `Attendance`). */
+export const isAttended = (a: Attendance, origin: Square, at: number): boolean =>
+  at >= a.from && !(a.near.has(origin) && at < a.until);

@@ -82,13 +82,14 @@ describe('a touch of the mover’s piece before the opponent’s press', () => {
     expect(touchMove(events)).toEqual(['alert proven']);
   });
 
-  it('without a clock, ...g5 knocking the f4 bishop 0.3 s later, set up again, then h6: possible, no alert', () => {
-    const events = run(
+  /** Without a clock: ...g5, the f4 bishop lifted at `liftAt` and set up at `backAt`, then h6 ...g6. */
+  const knockedBishop = (liftAt: number, backAt: number): readonly GameEvent[] =>
+    run(
       `@start r3r1k1/p2nbpp1/2p3p1/q2nP2P/Np1P1B2/8/PPQ1N1P1/1K1R3R b - - 0 19
 113   g5 p
 168   g6 -
-468   f4 -
-979   f4 B
+${liftAt}  f4 -
+${backAt}  f4 B
 2138  h5 -
 2380  h6 P
 2814  g7 -
@@ -96,26 +97,16 @@ describe('a touch of the mover’s piece before the opponent’s press', () => {
 `,
       false,
     );
+
+  it('without a clock, ...g5 knocking the f4 bishop 0.3 s later, set up again, then h6: possible, no alert', () => {
+    const events = knockedBishop(468, 979);
     expect(publishedSans(events)).toEqual(['g5', 'h6', 'g6']);
     expect(events.filter(e => e.type === 'alert')).toEqual([]);
     expect(touchMove(events)).toEqual(['finding possible']);
   });
 
   it('without a clock, the same bishop lifted 1.2 s after ...g5: proven, an alert', () => {
-    const events = run(
-      `@start r3r1k1/p2nbpp1/2p3p1/q2nP2P/Np1P1B2/8/PPQ1N1P1/1K1R3R b - - 0 19
-113   g5 p
-168   g6 -
-1368  f4 -
-1579  f4 B
-2138  h5 -
-2380  h6 P
-2814  g7 -
-2947  g6 p
-`,
-      false,
-    );
-    expect(touchMove(events)).toEqual(['alert proven']);
+    expect(touchMove(knockedBishop(1368, 1579))).toEqual(['alert proven']);
   });
 
   it('without a clock, the same once d4 stood: proven, an alert', () => {
