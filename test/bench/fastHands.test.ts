@@ -116,6 +116,13 @@ describe('fast hands over the whole corpus: the runs that once failed', () => {
     // (...Rxc4 for ...Rc5 under Bd5; Kc3 put back under ...d2).
     ['kasparov.pgn', 1752, 10, false, `${STRESSED},${FAST},knock=0.05`, '300'],
     ['twic1256.pgn', 2770, 10, false, `${STRESSED},${FAST},knock=0.05`, '300'],
+    // Seed 11, 0.3 s, the fastest hands with knocks: the reply's capture begun before the press
+    // and the captured piece carried off as it arrives, over the stop its move had gone on from
+    // (Bf4 for Bxg5 ...Nxg5), over the square it came from (...dxe4 fxe4, the pawn on d5), or
+    // with a piece of the presser's knocked over (cxd4 ...Nxd4, e5 empty): false 7.5.1s.
+    ['fide-womens-world-rapid-2024.pgn', 488, 11, true, `${STRESSED},${FASTER},knock=0.05`, '300'],
+    ['fide-womens-world-rapid-2024.pgn', 516, 11, true, `${STRESSED},${FASTER},knock=0.05`, '300'],
+    ['twic1256.pgn', 2966, 11, true, `${STRESSED},${FASTER},knock=0.05`, '300'],
     // Presses forgotten (not fast hands): Rg5 read for Rf5, the rook passing over g5 twice.
     ['kasparov.pgn', 516, 2, true, `${STRESSED},forgetPress=0.05`, '100'],
   ] as const)('%s #%i seed %i, clock %s: the record, no alert', (file, n, seed, clock, rates, level) => {

@@ -607,7 +607,15 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
     // from d6) loses to the presser's move with the reply capturing, the captured piece carried
     // off over a square next to it as the press arrives (Qg5 ...Qxg5, the white queen's ghost on
     // f4; fxe5 ...dxe5, the white pawn's on f5), when the board showed that one.
-    if (choice && !choice.consistent) {
+    // So does a press with nothing of the presser's made, his opponent's piece in hand (...dxe4
+    // fxe4 made before Black's press, the captured pawn set down on d5 as it arrives: the board
+    // shows the position before ...dxe4 with White's f-pawn lifted).
+    const nothingMade =
+      choice?.kind === 'partial' &&
+      choice.root === tip &&
+      tipPos.turn === trigger.side &&
+      choice.members.every(e => e.made === 0);
+    if (choice && (!choice.consistent || nothingMade)) {
       const ghost = capturedInHand(st, trigger.side, from);
       if (ghost) return decidePartial(st, ghost.root, ghost.members, now, trigger);
     }

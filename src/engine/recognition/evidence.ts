@@ -116,9 +116,10 @@ const lastShown = (positions: readonly Chess[], from: number, s: SensedBoard): n
 /**
  * The longest time the board showed `position` without a change, replaying from `root` (ms; 0
  * when never shown). A position made by a move stays until the opponent reacts; a touch-down or
- * a ghost that only looks like one vanishes sooner.
+ * a ghost that only looks like one vanishes sooner. With `after`, only the showings that began
+ * after that evidence event count (shown again once the board had left it).
  */
-export const longestDwell = (st: RecognitionState, root: number, position: Chess): number => {
+export const longestDwell = (st: RecognitionState, root: number, position: Chess, after = -1): number => {
   const before = st.game.positionView(root);
   if (!before) return 0;
   let s = replayBase(st, before.board);
@@ -130,7 +131,7 @@ export const longestDwell = (st: RecognitionState, root: number, position: Chess
     // Every kept square or snapshot event changed the board: a run showing `position` ends here.
     if (since !== undefined) best = Math.max(best, e.at - since);
     s = replayEvent(s, e);
-    since = diffSquares(position.board, s).isEmpty() ? e.at : undefined;
+    since = j > after && diffSquares(position.board, s).isEmpty() ? e.at : undefined;
   }
   if (since !== undefined) best = Math.max(best, st.now - since);
   return best;

@@ -17,7 +17,7 @@
 import type { Chess, Color, Piece, Square } from 'chessops';
 import { SquareSet, kingAttacks, opposite } from 'chessops';
 import { claimedBy, claimsStood } from './choose.js';
-import { observedAt } from './evidence.js';
+import { lastShownIndex, longestDwell, observedAt } from './evidence.js';
 import { type Explanation, type SearchOptions, bystanders, changedBy, explain } from './search.js';
 import { diffSquares, pieceAt, withContent } from './sensedBoard.js';
 import { type RecognitionState, madeIndexOf, positionAt } from './state.js';
@@ -69,10 +69,38 @@ export const replyInHand = (
 ): ReplyReading | undefined => {
   const reply = theirsInHand(st, presser, from);
   if (!reply) return capturedInHand(st, presser, from);
-  if (reply.members.some(e => claimsStood(st, reply.root, 'partial', e))) return reply;
+  if (reply.members.some(e => claimsStood(st, reply.root, 'partial', e))) {
+    const ghost = capturedInHand(st, presser, from);
+    return ghost && wentOnFromStop(st, reply, ghost) ? ghost : reply;
+  }
   const ghost = capturedInHand(st, presser, from);
   return ghost?.members.some(e => claimsStood(st, ghost.root, 'exact', e)) ? ghost : reply;
 };
+
+/**
+ * Whether the presser's piece went on from the stop the reply reading keeps (`reply`, standing a
+ * settle window) to the square of the ghost reading's move (`ghost`), the board showing that move
+ * standing (`minReplyMs`) after it last showed the stop: Bf4 stood 0.3 s, the bishop then took on
+ * g5 (Bxg5 standing 0.25 s), ...Nxg5 was begun before White's press and the captured bishop
+ * carried off over f4 as it arrived. The stop was a stop; the ghost reading is the story.
+ */
+const wentOnFromStop = (st: RecognitionState, reply: ReplyReading, ghost: ReplyReading): boolean =>
+  ghost.root === reply.root &&
+  ghost.members.every(g => {
+    const move = g.path[0];
+    const made = g.positions[0];
+    return (
+      move !== undefined &&
+      made !== undefined &&
+      reply.members.every(r => {
+        const stop = r.path[0];
+        const shown = r.positions[0];
+        if (!stop || !shown || stop.from !== move.from || stop.to === move.to) return false;
+        const left = lastShownIndex(st, reply.root, shown.board);
+        return left >= 0 && longestDwell(st, ghost.root, made, left) >= st.options.minReplyMs;
+      })
+    );
+  });
 
 /** `replyInHand`'s first reading: the opponent's pieces off the game's squares set aside. */
 const theirsInHand = (
@@ -99,10 +127,47 @@ const theirsInHand = (
 };
 
 /**
+ * The presser's pieces standing where they stood at `root`, on squares the evidence since emptied:
+ * lifted and set back, or a piece carried off over the square its move left (a ghost).
+ */
+const setBack = (st: RecognitionState, root: number, rootPos: Chess, presser: Color): SquareSet => {
+  let emptied = SquareSet.empty();
+  for (let j = madeIndexOf(st, root) + 1; j < st.evidence.length; j++) {
+    const e = st.evidence[j];
+    if (e?.kind === 'square' && e.piece === 'empty') emptied = emptied.with(e.square);
+  }
+  return emptied.intersect(rootPos.board[presser]).intersect(st.sensed[presser]).diff(st.sensed.unknown);
+};
+
+/**
+ * Whether the story's only pieces unaccounted for are `presser`'s own, none of them a king or
+ * touched by his move (pieces his hand knocked over), and the board showed each position it
+ * claims, those squares apart.
+ */
+const knockedOwn = (
+  st: RecognitionState,
+  root: number,
+  e: Explanation,
+  presser: Color,
+  rootPos: Chess,
+): boolean => {
+  const move = e.path[0];
+  const after = e.positions[e.positions.length - 1];
+  if (e.residual.kind !== 'lifted' || !move || !after) return false;
+  const untouched = after.board[presser].diff(after.board.king).diff(changedBy(rootPos, move));
+  const lying = e.residual.squares;
+  return (
+    lying.diff(untouched).isEmpty() && observedAt(st, root, claimedBy('partial', e), lying) !== undefined
+  );
+};
+
+/**
  * At `presser`'s press, the board explained by the presser's move and the reply capturing, with
  * one of the presser's pieces standing where no piece of his stood: the captured piece, carried
  * off over a square next to the capture (a ghost, reference §5.5: 5 captures in 35), when the
- * press arrives. Only a piece of the captured one's identity, next to the capture square.
+ * press arrives. Only a piece of the captured one's identity, next to the capture square. With no
+ * such piece, one standing on a square it was lifted from since `root`: the captured piece
+ * carried off over the square it came from (...dxe4 fxe4, the black pawn set down on d5).
  */
 export const capturedInHand = (
   st: RecognitionState,
@@ -111,20 +176,28 @@ export const capturedInHand = (
 ): ReplyReading | undefined => {
   for (const [root, rootPos] of presserRoots(st, presser)) {
     const stray = st.sensed[presser].diff(st.sensed.unknown).diff(rootPos.board[presser]);
-    if (stray.isEmpty() || stray.size() > 2) continue;
+    const ghosts = stray.nonEmpty() ? stray : setBack(st, root, rootPos, presser);
+    if (ghosts.isEmpty() || ghosts.size() > 2) continue;
     // Two stray pieces of one kind (c5 exd5 with the captured pawn passing c6: c6 exd5 with it on
     // c5 fits too): the reading whose move stood a settle window, the other a stop on its way.
     let first: ReplyReading | undefined;
-    for (const ghost of stray) {
+    for (const ghost of ghosts) {
       const piece = pieceAt(st.sensed, ghost);
       const found = explain(rootPos, withContent(st.sensed, ghost, 'empty'), st.touched, from(root));
-      const members = (found.exactConsistent ? found.exact : []).filter(e => {
+      const fits = (e: Explanation): boolean => {
         const reply = e.path[1];
         const before = e.positions[0];
         if (e.path.length !== 2 || e.made !== 2 || !reply || !before || !piece) return false;
         const taken = before.board.get(reply.to);
         return taken?.color === piece.color && taken.role === piece.role && kingAttacks(reply.to).has(ghost);
-      });
+      };
+      // Else with a piece of the presser's that his move did not touch lying knocked over (cxd4
+      // ...Nxd4, the e5 pawn knocked over by White's hand, the captured pawn set down on d5).
+      const exact = found.exactConsistent ? found.exact.filter(fits) : [];
+      const members =
+        exact.length > 0
+          ? exact
+          : found.partial.filter(e => fits(e) && knockedOwn(st, root, e, presser, rootPos));
       if (members.length === 0) continue;
       if (members.some(e => claimsStood(st, root, 'exact', e))) return { root, members };
       first ??= { root, members };

@@ -326,4 +326,115 @@ describe('the reply begun before the press is reported', () => {
     expect(publishedSans(events)).toEqual(['c5', 'exd5', 'exd5', 'Ngf3']);
     expect(events.filter(e => e.type === 'alert')).toEqual([]);
   });
+
+  it('Bf4 kept 0.3 s, the bishop going on to take on g5, ...Nxg5 before the press, its ghost on f4: Bxg5 Nxg5', () => {
+    // The whole corpus at the fastest hands with knocks, seed 11 (fide-womens-world-rapid-2024.pgn
+    // #488): the bishop rested on f4 for a settle window (Bf4 published), took on g5 (the captured
+    // bishop set down on f6 for 0.4 s as it was carried off), Bxg5 stood 0.25 s, then Black's
+    // knight took on g5 and the white bishop was carried off over f4 as White's press arrived. Read
+    // as Bf4 with Black's pieces in hand, Black's press was a 7.5.1 and the game ended at the second.
+    // The bishop went on from f4 (Bxg5 shown standing after Bf4 was last shown): Bxg5 Nxg5.
+    const events = scriptEvents(
+      `@edition E23
+@timecontrol 5400+30
+@start rr4k1/1pqb1p1n/3p2p1/p1nPp1b1/P3P1Pp/N1N1BP1P/1P2BK2/R2Q3R w - - 5 20
+46   e3 -
+505  f4 B
+807  f4 -
+959  g5 -
+1197 g5 B
+1354 f6 b
+1747 f6 -
+1993 h7 -
+2126 g5 n
+2196 f4 B
+2233 press white
+2349 f4 -
+2600 press black
+2685 f2 -
+2911 g2 K
+2966 press white
+3445 g5 -
+3674 h7 n
+3731 press black
+`,
+      'stop-gone-on-ghost.cbs',
+    );
+    expect(publishedSans(events)).toEqual(['Bxg5', 'Nxg5', 'Kg2', 'Nh7']);
+    expect(events.filter(e => e.type === 'alert')).toEqual([]);
+  });
+
+  it("...dxe4, fxe4 before Black's press, the captured pawn set down on d5, where it came from: dxe4 fxe4", () => {
+    // The whole corpus at the fastest hands with knocks, seed 11 (fide-womens-world-rapid-2024.pgn
+    // #516): ...dxe4 (resting on e5 and e3 on its way) stood 0.29 s, White took on e4 and carried
+    // the black pawn off over d5 as Black's press arrived. The board then shows the position before
+    // ...dxe4 with White's f-pawn lifted: Black's press with nothing made, a false 7.5.1.
+    const events = scriptEvents(
+      `@edition E23
+@timecontrol 5400+30
+@start 2r1rqk1/1p1n1ppb/p1p4p/3p4/2nPPNPP/3N1PQ1/PP6/2R1RBK1 b - - 0 28
+533  d5 -
+1000 e5 p
+1325 e5 -
+1556 e3 p
+1826 e3 -
+1930 e4 p
+2216 f3 -
+2366 e4 P
+2450 d5 p
+2459 press black
+2719 d5 -
+2846 press white
+3015 c4 -
+3381 c7 n
+3633 c7 -
+3746 d6 n
+3953 d7 -
+4202 d7 n
+4487 press black
+9000 tick
+`,
+      'ghost-on-its-square.cbs',
+    );
+    expect(publishedSans(events)).toEqual(['dxe4', 'fxe4', 'Nd6']);
+    expect(events.filter(e => e.type === 'alert')).toEqual([]);
+  });
+
+  it('cxd4, ...Nxd4 before the press, the captured pawn on d5 and the e5 pawn knocked over: cxd4 Nxd4', () => {
+    // The same run at seed 11 (twic1256.pgn #2966): White's hand knocked the e5 pawn over after
+    // cxd4, Black's knight took on d4 and the white pawn was carried off over d5 as White's press
+    // arrived; with e5 empty the board is no story exactly, and White's press was a 7.5.1.
+    const events = scriptEvents(
+      `@edition E23
+@timecontrol 5400+30
+@start r2q1rk1/3nbppp/b1n1p3/p1ppP3/8/2P2N2/PPB2PPN/R1BQR1K1 w - - 2 16
+13   g3 P
+58   g2 -
+58   press black
+439  d5 -
+643  d4 p
+718  press white
+841  d4 -
+877  d4 p
+1579 c3 -
+1815 d4 -
+1844 press black
+2615 d4 P
+2797 e5 -
+3028 c6 -
+3133 d4 n
+3212 d5 P
+3265 press white
+3488 d5 -
+3808 d4 -
+3937 d4 n
+4100 press black
+4372 e5 P
+7000 tick
+`,
+      'ghost-and-knock.cbs',
+    );
+    expect(publishedSans(events)).toEqual(['g3', 'd4', 'cxd4', 'Nxd4']);
+    expect(events.filter(e => e.type === 'alert')).toEqual([]);
+  });
 });
