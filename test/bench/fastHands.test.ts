@@ -119,12 +119,18 @@ describe('fast hands over the whole corpus: the runs that once failed', () => {
     // Seed 11, 0.3 s, the fastest hands with knocks: the reply's capture begun before the press
     // and the captured piece carried off as it arrives, over the stop its move had gone on from
     // (Bf4 for Bxg5 ...Nxg5), over the square it came from (...dxe4 fxe4, the pawn on d5), or
-    // with a piece of the presser's knocked over (cxd4 ...Nxd4, e5 empty): false 7.5.1s.
+    // with a piece of the presser's knocked over (cxd4 ...Nxd4, e5 empty): false 7.5.1s; or next
+    // to the capture where the presser's move could have gone (Nxe5 ...fxe5, the knight on f6:
+    // Nxf6+ exactly, published and the game ended).
     ['fide-womens-world-rapid-2024.pgn', 488, 11, true, `${STRESSED},${FASTER},knock=0.05`, '300'],
     ['fide-womens-world-rapid-2024.pgn', 516, 11, true, `${STRESSED},${FASTER},knock=0.05`, '300'],
     ['twic1256.pgn', 2966, 11, true, `${STRESSED},${FASTER},knock=0.05`, '300'],
+    ['fide-womens-world-rapid-2024.pgn', 39, 11, true, `${STRESSED},${FASTER},knock=0.05`, '300'],
     // Presses forgotten (not fast hands): Rg5 read for Rf5, the rook passing over g5 twice.
     ['kasparov.pgn', 516, 2, true, `${STRESSED},forgetPress=0.05`, '100'],
+    // Seed 11, 0.3 s: ...Qg6 with both knights lifted, a story never shown, kept the search for
+    // the missed press from running (...Ng6 Nxg6 ...Qxg6, White's press not reported).
+    ['twic1256.pgn', 44, 11, true, `${STRESSED},forgetPress=0.05`, '300'],
   ] as const)('%s #%i seed %i, clock %s: the record, no alert', (file, n, seed, clock, rates, level) => {
     const verdict = verdictOf(file, n, seed, clock, rates, level);
     expect(verdict.problems).toEqual([]);

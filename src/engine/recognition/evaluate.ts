@@ -21,6 +21,7 @@ import {
   preferStanding,
   rereadsStop,
   restoresCaptured,
+  revisesAfterCapture,
   revisesUnderReply,
 } from './revise.js';
 import { NO_OUTPUTS, type Step, finalizeByPress, publishLine } from './publish.js';
@@ -615,20 +616,29 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
       choice.root === tip &&
       tipPos.turn === trigger.side &&
       choice.members.every(e => e.made === 0);
-    if (choice && (!choice.consistent || nothingMade)) {
+    // And a revision of the presser's published move the board showed only after the reply was
+    // set down on that move's square (Nxe5 ...fxe5, the knight set down on f6 as the press arrives:
+    // Nxf6+ exactly).
+    if (choice && (!choice.consistent || nothingMade || revisesAfterCapture(st, choice))) {
       const ghost = capturedInHand(st, trigger.side, from);
       if (ghost) return decidePartial(st, ghost.root, ghost.members, now, trigger);
     }
     // Or a press was missed: more plies made than pressed for, the presser's the last of them
-    // (where the presses allow, the board reads only as the presser's move unfinished). Not on a
-    // board re-read since (a link back, a restart: what happened meanwhile was not seen), and once
-    // only until the board shows the game again: on a board left to the arbiter the deep search
-    // would be repeated at every press (measured: nine times the CPU of the downtime sweep).
+    // (where the presses allow, the board reads only as the presser's move unfinished; not as a
+    // revision of his published move the evidence does not support: ...Qg6 for ...Ng6, with the
+    // knights of e7 and h4 lifted, never shown so, against ...Ng6, Nxg6 and ...Qxg6 each seen,
+    // White's press never reported). Not on a board re-read since (a link back, a restart: what
+    // happened meanwhile was not seen), and once only until the board shows the game again: on a
+    // board left to the arbiter the deep search would be repeated at every press (measured: nine
+    // times the CPU of the downtime sweep).
     if (
       bounded &&
       !snapshot &&
       !st.missedTried &&
-      !choice?.members.some(e => isPressedStory(e, trigger.side))
+      !(
+        choice?.members.some(e => isPressedStory(e, trigger.side)) &&
+        (choice.consistent || choice.root >= tip)
+      )
     ) {
       // As deep as the chase, with the catch-up's budget (the plies since the last press).
       const further = (root: number): SearchOptions =>

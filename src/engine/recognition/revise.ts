@@ -362,3 +362,35 @@ export const restoresCaptured = (st: RecognitionState, g: Group): boolean => {
     })
   );
 };
+
+/**
+ * Was the revision `g` (of the published last move) first shown after a piece of the opponent's
+ * was set down on that move's square: the reply capturing the move's piece, the captured piece
+ * then carried off over the revision's square? Nxe5 standing, ...fxe5 with the knight set down on
+ * f6 as White's press arrives shows Nxf6+ exactly. At a press the reply's capture is read instead
+ * (pressReply.ts `capturedInHand`).
+ */
+export const revisesAfterCapture = (st: RecognitionState, g: Group): boolean => {
+  const tip = st.game.length;
+  if (g.root >= tip || tip <= st.anchor || g.members.length === 0) return false;
+  const last = st.game.moveAt(tip)?.move;
+  const before = st.game.positionView(tip - 1);
+  if (!last || !before || !('from' in last) || castlingSide(before, last)) return false;
+  let captured = -1;
+  for (let j = madeIndexOf(st, tip) + 1; j < st.evidence.length && captured < 0; j++) {
+    const e = st.evidence[j];
+    if (
+      e?.kind === 'square' &&
+      e.square === last.to &&
+      typeof e.piece !== 'string' &&
+      e.piece.color !== before.turn
+    )
+      captured = j;
+  }
+  if (captured < 0) return false;
+  return g.members.every(e => {
+    const claims = claimedBy(g.kind, e);
+    if (claims.length === 0) return st.lastChange > captured;
+    return (observedAt(st, g.root, claims)?.[0] ?? -1) > captured;
+  });
+};

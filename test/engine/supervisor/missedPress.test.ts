@@ -302,4 +302,42 @@ describe('a press missed', () => {
     expect(publishedSans(events)).toEqual(['Ng4', 'Rd2', 'Bb3', 'a5', 'Rf5', 'Nd6', 'Rh5']);
     expect(events.filter(e => e.type === 'alert')).toEqual([]);
   });
+
+  it("Black forgets after ...Ng6; Nxg6, ...Qxg6 and Black's press: not ...Qg6 with both knights lifted", () => {
+    // Presses forgotten at seed 11 (twic1256.pgn #44, the whole corpus): White's press on a lever
+    // already down reported nothing. At Black's press the board read as ...Qg6 from before ...Ng6
+    // with the knights of e7 and h4 lifted, a story the board never showed: it kept the search for
+    // a missed press from running, ...Qg6 was published for ...Ng6, two plies were lost from the
+    // record and the game was ended later by two false 7.5.1s.
+    const events = scriptEvents(
+      `@edition E23
+@timecontrol 5400+30
+@start 1r3rk1/1pp1np2/p2pn3/P3p1qp/2P1P1pN/1QP2PB1/1P4PP/3RR1K1 b - - 0 22
+47    press white
+834   e7 -
+1677  g6 n
+2526  g6 -
+2955  g6 n
+4869  h4 -
+5223  g7 N
+5548  g7 -
+6106  g6 -
+6659  g6 N
+6928  g5 -
+7139  g6 q
+7993  press black
+8192  g1 -
+8608  h1 K
+9473  press white
+10190 f3 -
+10640 g4 -
+11519 f3 p
+14000 tick
+`,
+      'missed-press-unsupported.cbs',
+    );
+    expect(publishedSans(events)).toEqual(['Ng6', 'Nxg6', 'Qxg6', 'Kh1', 'gxf3']);
+    expect(events.filter(e => e.type === 'alert')).toEqual([]);
+    expect(events.filter(e => e.type === 'finding' && e.grade === 'proven')).toEqual([]);
+  });
 });

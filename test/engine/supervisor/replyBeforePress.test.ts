@@ -437,4 +437,39 @@ describe('the reply begun before the press is reported', () => {
     expect(publishedSans(events)).toEqual(['g3', 'd4', 'cxd4', 'Nxd4']);
     expect(events.filter(e => e.type === 'alert')).toEqual([]);
   });
+
+  it('Nxe5 standing, ...fxe5 before the press, the knight set down on f6 as it arrives: not Nxf6+', () => {
+    // The whole corpus at the fastest hands with knocks, seed 11 (fide-womens-world-rapid-2024.pgn
+    // #39): the board at White's press is Nxf6+ exactly (the knight on f6, the e5 pawn standing), a
+    // revision of Nxe5 shown only after Black's pawn was set down on e5. Taken, it was published
+    // and final, and Black's press a 7.5.1; the game ended at the second.
+    const events = scriptEvents(
+      `@edition E23
+@timecontrol 5400+30
+@start 3rbrk1/4b1pp/p4p2/1p1Pp3/Pn2PBN1/6P1/1P1N1PBP/R5K1 w - - 0 23
+245  g4 -
+356  e5 N
+687  e5 -
+904  e5 N
+1420 f6 -
+1532 e5 p
+1609 f6 N
+1717 press white
+1726 f6 -
+2335 f4 -
+2421 press black
+2834 f5 B
+3176 f5 -
+3372 e5 B
+3421 press white
+3892 e7 -
+4138 c5 b
+4257 press black
+7000 tick
+`,
+      'revision-after-capture.cbs',
+    );
+    expect(publishedSans(events)).toEqual(['Nxe5', 'fxe5', 'Bxe5', 'Bc5']);
+    expect(events.filter(e => e.type === 'alert')).toEqual([]);
+  });
 });
