@@ -131,6 +131,11 @@ describe('fast hands over the whole corpus: the runs that once failed', () => {
     // Seed 11, 0.3 s: ...Qg6 with both knights lifted, a story never shown, kept the search for
     // the missed press from running (...Ng6 Nxg6 ...Qxg6, White's press not reported).
     ['twic1256.pgn', 44, 11, true, `${STRESSED},forgetPress=0.05`, '300'],
+    // And plies beyond the search's depth with no press reported, the board then standing: read as
+    // no legal position (alerts), never followed.
+    ['engine-threefold-repetition.pgn', 606, 11, true, `${STRESSED},forgetPress=0.05`, '300'],
+    ['twic1256.pgn', 2645, 11, true, `${STRESSED},forgetPress=0.05`, '300'],
+    ['twic1256.pgn', 159, 11, true, `${STRESSED},forgetPress=0.05`, '300'],
   ] as const)('%s #%i seed %i, clock %s: the record, no alert', (file, n, seed, clock, rates, level) => {
     const verdict = verdictOf(file, n, seed, clock, rates, level);
     expect(verdict.problems).toEqual([]);

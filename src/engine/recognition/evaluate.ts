@@ -523,12 +523,14 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
   // Without a clock, a game played faster than the settle window (moves a quarter of a second
   // apart, no quiet moment for four plies) leaves the board beyond the tracker's reach while every
   // position it went through was seen: it is followed further, a story the board showed step by
-  // step only (never an unsupported one, never after a re-read).
+  // step only (never an unsupported one, never after a re-read). So is a game whose presses stopped
+  // coming (a player forgot, and his opponent's presses on the lever already down report nothing),
+  // once the board has stood `confirmMs`: ...e5 Nf5 ...Nc6 Bc4, a second or two apart.
   if (
     !found?.consistent &&
     trigger.kind === 'settle' &&
     !reread &&
-    !st.pressSeen &&
+    (!st.pressSeen || confirmed) &&
     !st.undecided &&
     st.options.chasePlies > st.options.maxPlies
   ) {
@@ -672,6 +674,12 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
       (beyond.partialConsistent && beyond.partial.length > 0)
     )
       return waitForConfirm(st);
+    // Or only as deep as the chase, every position seen (presses forgotten, plies a second or two
+    // apart): followed once the board stands (above).
+    if (st.options.chasePlies > st.options.maxPlies) {
+      const chased = explain(tipPos, st.sensed, st.touched, from(tip, true, st.options.chasePlies));
+      if (chased.exactConsistent && chased.exact.length > 0) return waitForConfirm(st);
+    }
   }
   if (trigger.kind === 'settle' && isTakeback(st)) {
     if (!confirmed) return waitForConfirm(st);

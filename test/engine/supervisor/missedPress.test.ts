@@ -340,4 +340,48 @@ describe('a press missed', () => {
     expect(events.filter(e => e.type === 'alert')).toEqual([]);
     expect(events.filter(e => e.type === 'finding' && e.grade === 'proven')).toEqual([]);
   });
+
+  it('presses stopped coming: four plies a second or two apart, then the board stands: followed, no 7.5.1', () => {
+    // Presses forgotten at seed 11 (engine-threefold-repetition.pgn #606, the whole corpus; the
+    // same class twic1256.pgn #2645 and #159): Black forgot to press after ...a6 and again after
+    // ...e5 and ...Nc6, White's presses on the lever already down reported nothing. Beyond the
+    // search's three plies, the board standing was taken for no legal position (an alert).
+    const events = scriptEvents(
+      `@edition E23
+@timecontrol 5400+30
+@start rnbqkb1r/pp2pppp/3p1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R b KQkq - 2 5
+113   press white
+4492  a6 p
+4568  a7 -
+8628  c1 -
+9036  g5 B
+14044 e7 -
+14477 e6 p
+14736 e6 -
+14950 e5 p
+15753 d4 -
+16353 f5 N
+16432 f5 -
+16483 f5 N
+18325 b8 -
+18945 c6 n
+19028 c6 -
+19092 c6 n
+22205 f1 -
+22592 e2 B
+22838 e2 -
+23228 d3 B
+23522 d3 -
+24005 c4 B
+25005 tick
+26005 tick
+27005 tick
+28005 tick
+29005 tick
+`,
+      'presses-stopped.cbs',
+    );
+    expect(publishedSans(events)).toEqual(['a6', 'Bg5', 'e5', 'Nf5', 'Nc6', 'Bc4']);
+    expect(events.filter(e => e.type === 'alert')).toEqual([]);
+  });
 });
