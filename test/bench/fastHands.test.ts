@@ -136,6 +136,9 @@ describe('fast hands over the whole corpus: the runs that once failed', () => {
     ['engine-threefold-repetition.pgn', 606, 11, true, `${STRESSED},forgetPress=0.05`, '300'],
     ['twic1256.pgn', 2645, 11, true, `${STRESSED},forgetPress=0.05`, '300'],
     ['twic1256.pgn', 159, 11, true, `${STRESSED},forgetPress=0.05`, '300'],
+    // The same with a piece knocked over and lying through the plies (the model's own hands).
+    ['engine-threefold-repetition.pgn', 26, 2, true, 'knock=0.05,forgetPress=0.05', '300'],
+    ['twic0920.pgn', 1906, 1, true, 'knock=0.05,forgetPress=0.05', '300'],
   ] as const)('%s #%i seed %i, clock %s: the record, no alert', (file, n, seed, clock, rates, level) => {
     const verdict = verdictOf(file, n, seed, clock, rates, level);
     expect(verdict.problems).toEqual([]);

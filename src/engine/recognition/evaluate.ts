@@ -33,6 +33,7 @@ import {
   missedPress,
   missedPressReplyInHand,
   replyInHand,
+  shownBut,
 } from './pressReply.js';
 import { resetBoard, showsReset, stayReset } from './reset.js';
 import { DEFAULT_MAX_NODES, type Explanation, type SearchOptions, explain } from './search.js';
@@ -388,6 +389,12 @@ const hasMoveToPress = (st: RecognitionState, tipPos: Chess, presser: Color): bo
   (tipPos.turn !== presser && st.game.length > st.pressedPly) ||
   diffSquares(tipPos.board, st.sensed).intersects(tipPos.board[presser].union(st.sensed[presser]));
 
+/** Stories from `root` with every ply made, shown in order but for pieces none of them moves (`shownBut`). */
+const chasedBut = (st: RecognitionState, root: number, stories: readonly Explanation[]): Explanation[] => {
+  const rootPos = positionAt(st, root);
+  return stories.filter(e => e.made > 0 && e.made === e.path.length && shownBut(st, root, rootPos, e));
+};
+
 /** Judges the board (see the module comment) at `when`: the press, or the event that ended a quiet spell. */
 export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): Step => {
   // Outputs carry the time the judgement could first be made: the end of the settle window.
@@ -552,6 +559,10 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
         return decideExact(st, root, followed.members, now, trigger);
       if (followed?.consistent && followed.kind === 'partial')
         return decidePartial(st, root, followed.members, now, trigger);
+      // Where presses stopped coming, a piece knocked over and lying since is not compared (the
+      // positions after it fell were never shown with it standing), as after a missed press.
+      const lying = st.pressSeen ? chasedBut(st, root, made) : [];
+      if (lying.length > 0) return decidePartial(st, root, lying, now, trigger);
     }
   }
   // An explanation the evidence does not support is taken only where the board was re-read (a
@@ -679,6 +690,7 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
     if (st.options.chasePlies > st.options.maxPlies) {
       const chased = explain(tipPos, st.sensed, st.touched, from(tip, true, st.options.chasePlies));
       if (chased.exactConsistent && chased.exact.length > 0) return waitForConfirm(st);
+      if (chasedBut(st, tip, chased.partial).length > 0) return waitForConfirm(st);
     }
   }
   if (trigger.kind === 'settle' && isTakeback(st)) {

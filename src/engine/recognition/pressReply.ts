@@ -140,9 +140,8 @@ const setBack = (st: RecognitionState, root: number, rootPos: Chess, presser: Co
 };
 
 /**
- * Whether the story's only pieces unaccounted for are `presser`'s own, none of them a king or
- * touched by his move (pieces his hand knocked over), and the board showed each position it
- * claims, those squares apart.
+ * Whether the story's only pieces unaccounted for are `presser`'s own, no king (pieces his hand
+ * knocked over), and the board showed each position it claims, those squares apart (`shownBut`).
  */
 const knockedOwn = (
   st: RecognitionState,
@@ -151,14 +150,10 @@ const knockedOwn = (
   presser: Color,
   rootPos: Chess,
 ): boolean => {
-  const move = e.path[0];
   const after = e.positions[e.positions.length - 1];
-  if (e.residual.kind !== 'lifted' || !move || !after) return false;
-  const untouched = after.board[presser].diff(after.board.king).diff(changedBy(rootPos, move));
-  const lying = e.residual.squares;
-  return (
-    lying.diff(untouched).isEmpty() && observedAt(st, root, claimedBy('partial', e), lying) !== undefined
-  );
+  if (e.residual.kind !== 'lifted' || !after) return false;
+  const own = after.board[presser].diff(after.board.king);
+  return e.residual.squares.diff(own).isEmpty() && shownBut(st, root, rootPos, e);
 };
 
 /**
@@ -285,7 +280,7 @@ const longerStood = (
  * plies moves (a pawn knocked over as the reply's hand withdrew, lying since: the position after
  * the presser's move was never shown with it standing)?
  */
-const shownBut = (st: RecognitionState, root: number, rootPos: Chess, e: Explanation): boolean => {
+export const shownBut = (st: RecognitionState, root: number, rootPos: Chess, e: Explanation): boolean => {
   if (e.residual.kind !== 'lifted') return false;
   let moved = SquareSet.empty();
   e.path.forEach((m, i) => {

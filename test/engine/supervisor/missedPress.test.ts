@@ -384,4 +384,51 @@ describe('a press missed', () => {
     expect(publishedSans(events)).toEqual(['a6', 'Bg5', 'e5', 'Nf5', 'Nc6', 'Bc4']);
     expect(events.filter(e => e.type === 'alert')).toEqual([]);
   });
+
+  it('presses stopped coming and a pawn knocked over by ...Be4 lying through Bg5: followed, no alert', () => {
+    // Presses forgotten with knocks (engine-threefold-repetition.pgn #26 seed 2, and twic0920.pgn
+    // #1906 seed 1, `knock=0.05,forgetPress=0.05`): the e5 pawn knocked over as ...Be4 was made and
+    // set up again only on Black's next turn, no press reported since ...Bf5. The board after Bg5
+    // never showed the pawn standing: it stood as no legal position (an alert, withdrawn later).
+    const events = scriptEvents(
+      `@edition E23
+@timecontrol 5400+30
+@start r3r1k1/ppp2ppp/2n2n2/2b1pb2/2P5/2N2NP1/PP2PPBP/R1B2RK1 w - - 5 11
+108   press black
+12783 c3 -
+13308 b5 N
+19712 e8 -
+20354 e7 r
+24017 f3 -
+24796 h4 N
+54599 f5 -
+55093 e4 b
+55327 e5 -
+58099 c1 -
+58948 g5 B
+59000 tick
+60000 tick
+61000 tick
+62000 tick
+63000 tick
+64000 tick
+65000 tick
+66000 tick
+67000 tick
+68000 tick
+69000 tick
+70000 tick
+88040 e5 p
+88925 e4 -
+89151 g2 b
+93496 g1 -
+93826 g2 K
+95496 press white
+100000 tick
+`,
+      'presses-stopped-knock.cbs',
+    );
+    expect(publishedSans(events)).toEqual(['Nb5', 'Re7', 'Nh4', 'Be4', 'Bg5', 'Bxg2', 'Kxg2']);
+    expect(events.filter(e => e.type === 'alert')).toEqual([]);
+  });
 });
