@@ -139,6 +139,10 @@ describe('fast hands over the whole corpus: the runs that once failed', () => {
     // The same with a piece knocked over and lying through the plies (the model's own hands).
     ['engine-threefold-repetition.pgn', 26, 2, true, 'knock=0.05,forgetPress=0.05', '300'],
     ['twic0920.pgn', 1906, 1, true, 'knock=0.05,forgetPress=0.05', '300'],
+    // Seed 12, 1 s: after a missed press, a stop the piece went on from read back (Nd2 ...Nd7 for
+    // Ne1 ...Nd7 with White's knight on its way over d2), or taken by the reply (...Qc2 Rfxc2).
+    ['kasparov.pgn', 81, 12, true, `${STRESSED},forgetPress=0.05`, '1000'],
+    ['twic1256.pgn', 1570, 12, true, `${STRESSED},forgetPress=0.05`, '1000'],
   ] as const)('%s #%i seed %i, clock %s: the record, no alert', (file, n, seed, clock, rates, level) => {
     const verdict = verdictOf(file, n, seed, clock, rates, level);
     expect(verdict.problems).toEqual([]);

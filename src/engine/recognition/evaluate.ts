@@ -657,6 +657,15 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
       const further = (root: number): SearchOptions =>
         from(root, true, Math.max(st.options.maxPlies, st.options.chasePlies), st.options.catchUpNodes);
       const missed = missedPress(st, trigger.side, further);
+      // A story reading the published move back to a stop its piece went on from loses to the
+      // reply in hand (Ne1 standing 13 s after a stop on d2, ...Nd7 pressed with White's knight
+      // set down on d2 on its way from e1 to d3: Ne1 ...Nd7, not Nd2 ...Nd7).
+      const stop =
+        missed !== undefined &&
+        missed.root < tip &&
+        rereadsStop(st, { root: missed.root, kind: missed.kind, members: missed.members, consistent: true });
+      const inHand = stop ? missedPressReplyInHand(st, trigger.side, further) : undefined;
+      if (inHand) return decidePartial(st, inHand.root, inHand.members, now, trigger);
       if (missed?.kind === 'exact') return decideExact(st, missed.root, missed.members, now, trigger);
       if (missed) return decidePartial(st, missed.root, missed.members, now, trigger);
       const reply = missedPressReplyInHand(st, trigger.side, further);

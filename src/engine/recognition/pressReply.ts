@@ -18,6 +18,7 @@ import type { Chess, Color, Piece, Square } from 'chessops';
 import { SquareSet, kingAttacks, opposite } from 'chessops';
 import { claimedBy, claimsStood } from './choose.js';
 import { lastShownIndex, longestDwell, observedAt } from './evidence.js';
+import { finalizesWentOn } from './revise.js';
 import { type Explanation, type SearchOptions, bystanders, changedBy, explain } from './search.js';
 import { diffSquares, pieceAt, withContent } from './sensedBoard.js';
 import { type RecognitionState, madeIndexOf, positionAt } from './state.js';
@@ -237,7 +238,13 @@ export const missedPress = (
     const rootPos = positionAt(st, root);
     const opts = from(root);
     const found = explain(rootPos, st.sensed, st.touched, opts);
-    const exact = found.exactConsistent ? found.exact.filter(pressed) : [];
+    // Not a story making final a ply whose piece went on from its square before the next ply
+    // (...Qc2 Rfxc2 when the queen had gone on to b1 and stood 3 s before the rook came to c2).
+    const exact = found.exactConsistent
+      ? found.exact.filter(
+          e => pressed(e) && !finalizesWentOn(st, { root, kind: 'exact', members: [e], consistent: true }),
+        )
+      : [];
     if (exact.length > 0)
       return { root, members: longerStood(st, root, rootPos, opts, exact, pressed), kind: 'exact' };
     const shown = found.partialConsistent

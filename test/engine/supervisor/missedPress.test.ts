@@ -15,6 +15,16 @@ import { scriptEvents } from '../../support/boardScript.js';
 const failuresOf = (name: string, text: string): string[] =>
   runScript(parseScript(text, name).unwrap()).flatMap(r => r.failures);
 
+/** `script` with the daemon's tick every second from 0 to `until` ms merged in (waits on standing boards). */
+const everySecond = (script: string, until: number): string => {
+  const lines = script.trimEnd().split('\n');
+  const head = lines.filter(l => l.startsWith('@'));
+  const timed = lines.filter(l => !l.startsWith('@'));
+  for (let t = 1000; t <= until; t += 1000) timed.push(`${t} tick`);
+  const at = (l: string): number => Number(l.split(/\s+/)[0]);
+  return `${[...head, ...timed.sort((a, b) => at(a) - at(b))].join('\n')}\n`;
+};
+
 const OPENING = `@edition E23
 @timecontrol 5400+30
 0     e2 -
@@ -429,6 +439,88 @@ describe('a press missed', () => {
       'presses-stopped-knock.cbs',
     );
     expect(publishedSans(events)).toEqual(['Nb5', 'Re7', 'Nh4', 'Be4', 'Bg5', 'Bxg2', 'Kxg2']);
+    expect(events.filter(e => e.type === 'alert')).toEqual([]);
+  });
+
+  it('Ne1 standing after a stop on d2, ...Nd7 pressed with the knight set down on d2 on its way to d3', () => {
+    // Presses forgotten at seed 12, 1 s (kasparov.pgn #81, the whole corpus): Black forgot to
+    // press after ...Ne7, White's press after Ne1 reported nothing. At Black's press after ...Nd7
+    // White's knight, on its way from e1 to d3, touched down on d2, where Ne1 had rested: the search
+    // for the missed press read Nd2 ...Nd7 (a stop the knight went on from 13 s before), and the
+    // game was ended by two false 7.5.1s. The reply in hand is read: Ne1 ...Nd7.
+    const events = scriptEvents(
+      everySecond(
+        `@edition E23
+@timecontrol 5400+30
+@start r1bq1rk1/ppp2pbp/2np1np1/3Pp3/2P1P3/2N2N2/PP2BPPP/R1BQ1RK1 b - - 0 8
+118   press white
+3194  c6 -
+3669  e7 n
+5658  f3 -
+6106  d2 N
+7123  d2 -
+7778  e1 N
+21185 f6 -
+21713 d7 n
+21863 d7 -
+21911 d7 n
+22704 e1 -
+22911 d2 N
+22914 press black
+24109 d2 -
+24676 d3 N
+`,
+        27000,
+      ),
+      'missed-press-stop-again.cbs',
+    );
+    expect(publishedSans(events)).toEqual(['Ne7', 'Ne1', 'Nd7', 'Nd3']);
+    expect(events.filter(e => e.type === 'alert')).toEqual([]);
+  });
+
+  it('...Qb1 (resting on c2) then Rfc2, the queen lifted from b1 at the press: not ...Qc2 Rfxc2', () => {
+    // Presses forgotten at seed 12, 1 s (twic1256.pgn #1570): no press reported since ...Rg1+.
+    // ...Qb1 stood 3.1 s (under the 4 s a board beyond the presses waits), White's rook came to c2
+    // and Black lifted his queen from b1 for ...Qe1+ as White's press arrived: the board is then
+    // ...Qc2 Rfxc2 exactly, the queen taken on c2, where it had rested and gone on from. Read so,
+    // Black's press was a 7.5.1 and the game ended at the second.
+    const events = scriptEvents(
+      everySecond(
+        `@edition E23
+@timecontrol 5400+30
+@start 6r1/1p1k1p2/1qb1pP2/2RpP3/p2P4/P2Q1B2/1P3R2/5Kr1 w - - 5 37
+80    press black
+2310  f1 -
+3184  e2 K
+24979 b2 -
+26078 b6 -
+26639 b2 q
+32399 e2 -
+32871 e4 K
+33962 e4 -
+34127 f4 K
+35123 f4 -
+35501 e3 K
+64840 b2 -
+65004 a2 q
+66070 a2 -
+66250 c2 q
+67119 c2 -
+67812 b1 q
+70957 f2 -
+71270 e2 R
+72375 e2 -
+73225 c2 R
+75308 b1 -
+75580 press white
+75806 e1 q
+76077 press black
+`,
+        80000,
+      ),
+      'missed-press-went-on.cbs',
+    );
+    expect(publishedSans(events)).toEqual(['Ke2', 'Qxb2+', 'Ke3', 'Qb1', 'Rfc2', 'Qe1+']);
     expect(events.filter(e => e.type === 'alert')).toEqual([]);
   });
 });
