@@ -389,6 +389,14 @@ const hasMoveToPress = (st: RecognitionState, tipPos: Chess, presser: Color): bo
   (tipPos.turn !== presser && st.game.length > st.pressedPly) ||
   diffSquares(tipPos.board, st.sensed).intersects(tipPos.board[presser].union(st.sensed[presser]));
 
+/** Whether the story leaves pieces of `color`'s missing from where it puts them (knocked over?). */
+const leavesOwnLifted = (e: Explanation, color: Color): boolean => {
+  const after = e.positions[e.positions.length - 1];
+  return (
+    e.residual.kind === 'lifted' && after !== undefined && e.residual.squares.intersects(after.board[color])
+  );
+};
+
 /** Stories from `root` with every ply made, shown in order but for pieces none of them moves (`shownBut`). */
 const chasedBut = (st: RecognitionState, root: number, stories: readonly Explanation[]): Explanation[] => {
   const rootPos = positionAt(st, root);
@@ -644,19 +652,25 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
     // happened meanwhile was not seen), and once only until the board shows the game again: on a
     // board left to the arbiter the deep search would be repeated at every press (measured: nine
     // times the CPU of the downtime sweep).
-    if (
-      bounded &&
-      !snapshot &&
-      !st.missedTried &&
-      !(
-        choice?.members.some(e => isPressedStory(e, trigger.side)) &&
-        (choice.consistent || choice.root >= tip)
-      )
-    ) {
+    const pressedChoice =
+      choice !== undefined &&
+      choice.members.some(e => isPressedStory(e, trigger.side)) &&
+      (choice.consistent || choice.root >= tip);
+    // Or it is, with a piece of the presser's own missing (knocked over?): a missed press whose
+    // story moved that piece is taken instead (Nxd6 with the f1 rook missing, for Nxd6 ...Rxc1
+    // Rxc1, Black's and White's presses forgotten or not reported).
+    const ownLying = pressedChoice && choice.members.every(e => leavesOwnLifted(e, trigger.side));
+    if (bounded && !snapshot && !st.missedTried && (!pressedChoice || ownLying)) {
       // As deep as the chase, with the catch-up's budget (the plies since the last press).
       const further = (root: number): SearchOptions =>
         from(root, true, Math.max(st.options.maxPlies, st.options.chasePlies), st.options.catchUpNodes);
       const missed = missedPress(st, trigger.side, further);
+      if (ownLying) {
+        const moved = missed?.members.every(e => e.path.length >= 3 && !leavesOwnLifted(e, trigger.side));
+        if (missed && moved && missed.kind === 'exact')
+          return decideExact(st, missed.root, missed.members, now, trigger);
+        if (missed && moved) return decidePartial(st, missed.root, missed.members, now, trigger);
+      }
       // A story reading the published move back to a stop its piece went on from loses to the
       // reply in hand (Ne1 standing 13 s after a stop on d2, ...Nd7 pressed with White's knight
       // set down on d2 on its way from e1 to d3: Ne1 ...Nd7, not Nd2 ...Nd7).
@@ -665,10 +679,11 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
         missed.root < tip &&
         rereadsStop(st, { root: missed.root, kind: missed.kind, members: missed.members, consistent: true });
       const inHand = stop ? missedPressReplyInHand(st, trigger.side, further) : undefined;
-      if (inHand) return decidePartial(st, inHand.root, inHand.members, now, trigger);
-      if (missed?.kind === 'exact') return decideExact(st, missed.root, missed.members, now, trigger);
-      if (missed) return decidePartial(st, missed.root, missed.members, now, trigger);
-      const reply = missedPressReplyInHand(st, trigger.side, further);
+      if (inHand && !ownLying) return decidePartial(st, inHand.root, inHand.members, now, trigger);
+      if (missed?.kind === 'exact' && !ownLying)
+        return decideExact(st, missed.root, missed.members, now, trigger);
+      if (missed && !ownLying) return decidePartial(st, missed.root, missed.members, now, trigger);
+      const reply = ownLying ? undefined : missedPressReplyInHand(st, trigger.side, further);
       if (reply) return decidePartial(st, reply.root, reply.members, now, trigger);
       st = { ...st, missedTried: true };
     }

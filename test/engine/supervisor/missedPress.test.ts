@@ -523,4 +523,59 @@ describe('a press missed', () => {
     expect(publishedSans(events)).toEqual(['Ke2', 'Qxb2+', 'Ke3', 'Qb1', 'Rfc2', 'Qe1+']);
     expect(events.filter(e => e.type === 'alert')).toEqual([]);
   });
+
+  it('Nxd6 with the f1 rook missing at the press is not read when ...Rxc1 Rxc1 moved it, presses unreported', () => {
+    // Presses forgotten at seed 12, 1 s (twic0920.pgn #1147): White forgot after Rac1 and again
+    // after Nxd6, Black's presses reported nothing. At White's press after ...Rxc1 Rxc1 (Black's
+    // queen lifted for ...Qb6+ as it arrived) the board read as Nxd6 with Black's rook and queen
+    // in hand and White's f1 rook missing (knocked over?): the missed-press search did not run,
+    // ...Qb6 was published for ...Rxc1 and the game was ended by two false 7.5.1s.
+    const events = scriptEvents(
+      everySecond(
+        `@edition E23
+@timecontrol 5400+30
+@start 3q1rk1/2p2pbp/3pp1p1/pNr5/P3P3/5P2/1P1Q2PP/R4RK1 w - - 0 24
+94    press black
+2702  a1 -
+2932  d1 R
+3927  d1 -
+4236  c1 R
+6165  c7 -
+6636  c6 p
+9385  c6 -
+9630  c6 p
+37088 b5 -
+37280 e5 N
+38262 e5 -
+39006 d6 N
+39102 d6 -
+39195 d6 N
+39911 c1 -
+41294 c5 -
+41399 c4 r
+41470 c4 -
+41530 c3 r
+41608 c3 -
+41663 c2 r
+41798 c2 -
+41920 c1 r
+43830 f1 -
+44383 c1 R
+44502 c2 r
+44705 c2 -
+45840 d8 -
+45875 press white
+46134 b6 q
+46301 press black
+48303 g1 -
+49154 f1 K
+49482 press white
+`,
+        50000,
+      ),
+      'missed-press-own-piece-moved.cbs',
+    );
+    expect(publishedSans(events)).toEqual(['Rac1', 'c6', 'Nxd6', 'Rxc1', 'Rxc1', 'Qb6+', 'Kf1']);
+    expect(events.filter(e => e.type === 'alert')).toEqual([]);
+  });
 });
