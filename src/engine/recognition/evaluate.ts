@@ -32,6 +32,7 @@ import {
   lastSetDown,
   missedPress,
   missedPressReplyInHand,
+  type PressReading,
   replyInHand,
   shownBut,
 } from './pressReply.js';
@@ -397,6 +398,34 @@ const leavesOwnLifted = (e: Explanation, color: Color): boolean => {
   );
 };
 
+/**
+ * A press after a missed one read (pressReply.ts `missedPress`), or undefined. With `ownLying` (the
+ * presser's move read only with a piece of his own missing) only a story of three plies or more
+ * that leaves none of his pieces missing: one that moved that piece (Nxd6 ...Rxc1 Rxc1, not Nxd6
+ * with the f1 rook knocked over). A story reading the published move back to a stop its piece
+ * went on from loses to the reply in hand (Ne1 standing 13 s after a stop on d2, ...Nd7 pressed
+ * with White's knight set down on d2 on its way from e1 to d3: Ne1 ...Nd7, not Nd2 ...Nd7).
+ */
+const missedReading = (
+  st: RecognitionState,
+  presser: Color,
+  further: (root: number) => SearchOptions,
+  ownLying: boolean,
+): PressReading | undefined => {
+  const missed = missedPress(st, presser, further);
+  if (ownLying)
+    return missed?.members.every(e => e.path.length >= 3 && !leavesOwnLifted(e, presser))
+      ? missed
+      : undefined;
+  const stop =
+    missed !== undefined &&
+    missed.root < st.game.length &&
+    rereadsStop(st, { root: missed.root, kind: missed.kind, members: missed.members, consistent: true });
+  const reply = !missed || stop ? missedPressReplyInHand(st, presser, further) : undefined;
+  if (reply) return { ...reply, kind: 'partial' };
+  return missed;
+};
+
 /** Stories from `root` with every ply made, shown in order but for pieces none of them moves (`shownBut`). */
 const chasedBut = (st: RecognitionState, root: number, stories: readonly Explanation[]): Explanation[] => {
   const rootPos = positionAt(st, root);
@@ -657,34 +686,15 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
       choice.members.some(e => isPressedStory(e, trigger.side)) &&
       (choice.consistent || choice.root >= tip);
     // Or it is, with a piece of the presser's own missing (knocked over?): a missed press whose
-    // story moved that piece is taken instead (Nxd6 with the f1 rook missing, for Nxd6 ...Rxc1
-    // Rxc1, Black's and White's presses forgotten or not reported).
+    // story moved that piece is taken instead (`missedReading`).
     const ownLying = pressedChoice && choice.members.every(e => leavesOwnLifted(e, trigger.side));
     if (bounded && !snapshot && !st.missedTried && (!pressedChoice || ownLying)) {
       // As deep as the chase, with the catch-up's budget (the plies since the last press).
       const further = (root: number): SearchOptions =>
         from(root, true, Math.max(st.options.maxPlies, st.options.chasePlies), st.options.catchUpNodes);
-      const missed = missedPress(st, trigger.side, further);
-      if (ownLying) {
-        const moved = missed?.members.every(e => e.path.length >= 3 && !leavesOwnLifted(e, trigger.side));
-        if (missed && moved && missed.kind === 'exact')
-          return decideExact(st, missed.root, missed.members, now, trigger);
-        if (missed && moved) return decidePartial(st, missed.root, missed.members, now, trigger);
-      }
-      // A story reading the published move back to a stop its piece went on from loses to the
-      // reply in hand (Ne1 standing 13 s after a stop on d2, ...Nd7 pressed with White's knight
-      // set down on d2 on its way from e1 to d3: Ne1 ...Nd7, not Nd2 ...Nd7).
-      const stop =
-        missed !== undefined &&
-        missed.root < tip &&
-        rereadsStop(st, { root: missed.root, kind: missed.kind, members: missed.members, consistent: true });
-      const inHand = stop ? missedPressReplyInHand(st, trigger.side, further) : undefined;
-      if (inHand && !ownLying) return decidePartial(st, inHand.root, inHand.members, now, trigger);
-      if (missed?.kind === 'exact' && !ownLying)
-        return decideExact(st, missed.root, missed.members, now, trigger);
-      if (missed && !ownLying) return decidePartial(st, missed.root, missed.members, now, trigger);
-      const reply = ownLying ? undefined : missedPressReplyInHand(st, trigger.side, further);
-      if (reply) return decidePartial(st, reply.root, reply.members, now, trigger);
+      const missed = missedReading(st, trigger.side, further, ownLying);
+      if (missed?.kind === 'exact') return decideExact(st, missed.root, missed.members, now, trigger);
+      if (missed) return decidePartial(st, missed.root, missed.members, now, trigger);
       st = { ...st, missedTried: true };
     }
   }
