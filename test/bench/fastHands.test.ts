@@ -126,6 +126,8 @@ describe('fast hands over the whole corpus: the runs that once failed', () => {
     ['fide-womens-world-rapid-2024.pgn', 516, 11, true, `${STRESSED},${FASTER},knock=0.05`, '300'],
     ['twic1256.pgn', 2966, 11, true, `${STRESSED},${FASTER},knock=0.05`, '300'],
     ['fide-womens-world-rapid-2024.pgn', 39, 11, true, `${STRESSED},${FASTER},knock=0.05`, '300'],
+    // Seed 13: over the square the presser's move left (e3 ...Bxf1, the bishop set down on e2).
+    ['kasparov.pgn', 455, 13, true, `${STRESSED},${FASTER},knock=0.05`, '300'],
     // Presses forgotten (not fast hands): Rg5 read for Rf5, the rook passing over g5 twice.
     ['kasparov.pgn', 516, 2, true, `${STRESSED},forgetPress=0.05`, '100'],
     // Seed 11, 0.3 s: ...Qg6 with both knights lifted, a story never shown, kept the search for

@@ -161,9 +161,10 @@ const knockedOwn = (
  * At `presser`'s press, the board explained by the presser's move and the reply capturing, with
  * one of the presser's pieces standing where no piece of his stood: the captured piece, carried
  * off over a square next to the capture (a ghost, reference §5.5: 5 captures in 35), when the
- * press arrives. Only a piece of the captured one's identity, next to the capture square. With no
- * such piece, one standing on a square it was lifted from since `root`: the captured piece
- * carried off over the square it came from (...dxe4 fxe4, the black pawn set down on d5).
+ * press arrives. Only a piece of the captured one's identity, next to the capture square. Or one
+ * standing on a square a piece of his was lifted from since `root`: the captured piece carried off
+ * over the square it came from (...dxe4 fxe4, the black pawn set down on d5), or over the square
+ * the presser's move left (e3 ...Bxf1, the white bishop set down on e2).
  */
 export const capturedInHand = (
   st: RecognitionState,
@@ -172,8 +173,8 @@ export const capturedInHand = (
 ): ReplyReading | undefined => {
   for (const [root, rootPos] of presserRoots(st, presser)) {
     const stray = st.sensed[presser].diff(st.sensed.unknown).diff(rootPos.board[presser]);
-    const ghosts = stray.nonEmpty() ? stray : setBack(st, root, rootPos, presser);
-    if (ghosts.isEmpty() || ghosts.size() > 2) continue;
+    const ghosts = stray.union(setBack(st, root, rootPos, presser));
+    if (ghosts.isEmpty() || ghosts.size() > 3) continue;
     // Two stray pieces of one kind (c5 exd5 with the captured pawn passing c6: c6 exd5 with it on
     // c5 fits too): the reading whose move stood a settle window, the other a stop on its way.
     let first: ReplyReading | undefined;

@@ -472,4 +472,37 @@ describe('the reply begun before the press is reported', () => {
     expect(publishedSans(events)).toEqual(['Nxe5', 'fxe5', 'Bxe5', 'Bc5']);
     expect(events.filter(e => e.type === 'alert')).toEqual([]);
   });
+
+  it('e3, ...Bxf1 before the press, the captured bishop set down on e2, where the pawn came from: e3 Bxf1', () => {
+    // The whole corpus at the fastest hands with knocks, seed 13 (kasparov.pgn #455): the e-pawn
+    // resting on d3 on its way, ...Bxf1 made directly and the white bishop carried off over e2 as
+    // White's press arrived. The pawn on e3 stands where no white piece stood, so the bishop on e2
+    // (a square White's pieces stood on) was never tried as the ghost: a false 7.5.1.
+    const events = scriptEvents(
+      `@edition E23
+@timecontrol 5400+30
+@start 1r2k2r/p2qp2p/bp3pp1/2p5/3P4/1QP5/P3PPPP/R3KB1R w KQk - 0 15
+36   press black
+907  e2 -
+1121 d3 P
+1457 d3 -
+1635 e3 P
+1866 a6 -
+2054 f1 b
+2163 e2 B
+2164 press white
+2562 e2 -
+2808 press black
+3057 f1 -
+3461 f1 b
+4175 e1 -
+4400 f1 K
+4496 press white
+8000 tick
+`,
+      'ghost-on-the-moved-square.cbs',
+    );
+    expect(publishedSans(events)).toEqual(['e3', 'Bxf1', 'Kxf1']);
+    expect(events.filter(e => e.type === 'alert')).toEqual([]);
+  });
 });
