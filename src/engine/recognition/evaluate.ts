@@ -30,9 +30,8 @@ import {
   isPressedStory,
   lastLifted,
   lastSetDown,
-  missedPress,
-  missedPressReplyInHand,
-  type PressReading,
+  leavesOwnLifted,
+  missedReading,
   replyInHand,
   shownBut,
 } from './pressReply.js';
@@ -389,42 +388,6 @@ const hasSnapshot = (st: RecognitionState): boolean => st.evidence.some(e => e.k
 const hasMoveToPress = (st: RecognitionState, tipPos: Chess, presser: Color): boolean =>
   (tipPos.turn !== presser && st.game.length > st.pressedPly) ||
   diffSquares(tipPos.board, st.sensed).intersects(tipPos.board[presser].union(st.sensed[presser]));
-
-/** Whether the story leaves pieces of `color`'s missing from where it puts them (knocked over?). */
-const leavesOwnLifted = (e: Explanation, color: Color): boolean => {
-  const after = e.positions[e.positions.length - 1];
-  return (
-    e.residual.kind === 'lifted' && after !== undefined && e.residual.squares.intersects(after.board[color])
-  );
-};
-
-/**
- * A press after a missed one read (pressReply.ts `missedPress`), or undefined. With `ownLying` (the
- * presser's move read only with a piece of his own missing) only a story of three plies or more
- * that leaves none of his pieces missing: one that moved that piece (Nxd6 ...Rxc1 Rxc1, not Nxd6
- * with the f1 rook knocked over). A story reading the published move back to a stop its piece
- * went on from loses to the reply in hand (Ne1 standing 13 s after a stop on d2, ...Nd7 pressed
- * with White's knight set down on d2 on its way from e1 to d3: Ne1 ...Nd7, not Nd2 ...Nd7).
- */
-const missedReading = (
-  st: RecognitionState,
-  presser: Color,
-  further: (root: number) => SearchOptions,
-  ownLying: boolean,
-): PressReading | undefined => {
-  const missed = missedPress(st, presser, further);
-  if (ownLying)
-    return missed?.members.every(e => e.path.length >= 3 && !leavesOwnLifted(e, presser))
-      ? missed
-      : undefined;
-  const stop =
-    missed !== undefined &&
-    missed.root < st.game.length &&
-    rereadsStop(st, { root: missed.root, kind: missed.kind, members: missed.members, consistent: true });
-  const reply = !missed || stop ? missedPressReplyInHand(st, presser, further) : undefined;
-  if (reply) return { ...reply, kind: 'partial' };
-  return missed;
-};
 
 /** Stories from `root` with every ply made, shown in order but for pieces none of them moves (`shownBut`). */
 const chasedBut = (st: RecognitionState, root: number, stories: readonly Explanation[]): Explanation[] => {

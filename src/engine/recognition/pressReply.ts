@@ -9,7 +9,8 @@
  *   if (reply) decidePartial(st, reply.root, reply.members, now, trigger);
  *
  * And a press that comes after a missed one (a player forgot to press), read further than the
- * presses allow: `missedPress`, `missedPressReplyInHand`; `lastSetDown` picks, of stories that
+ * presses allow: `missedPress`, `missedPressReplyInHand`, and `missedReading`, which chooses between
+ * them; `lastSetDown` picks, of stories that
  * differ in where the presser's piece went, the one where it was set down last; `lastLifted`, of
  * stories that differ in which piece made the move, the one a hand lifted and set down on the
  * move's square (followed through the events), else the one that left its square last.
@@ -18,7 +19,7 @@ import type { Chess, Color, Piece, Square } from 'chessops';
 import { SquareSet, kingAttacks, opposite } from 'chessops';
 import { claimedBy, claimsStood } from './choose.js';
 import { lastShownIndex, longestDwell, observedAt } from './evidence.js';
-import { finalizesWentOn } from './revise.js';
+import { finalizesWentOn, rereadsStop } from './revise.js';
 import { type Explanation, type SearchOptions, bystanders, changedBy, explain } from './search.js';
 import { diffSquares, pieceAt, withContent } from './sensedBoard.js';
 import { type RecognitionState, madeIndexOf, positionAt } from './state.js';
@@ -453,4 +454,40 @@ export const missedPressReplyInHand = (
     }
   }
   return undefined;
+};
+
+/** Whether the story leaves pieces of `color`'s missing from where it puts them (knocked over?). */
+export const leavesOwnLifted = (e: Explanation, color: Color): boolean => {
+  const after = e.positions[e.positions.length - 1];
+  return (
+    e.residual.kind === 'lifted' && after !== undefined && e.residual.squares.intersects(after.board[color])
+  );
+};
+
+/**
+ * A press after a missed one read (pressReply.ts `missedPress`), or undefined. With `ownLying` (the
+ * presser's move read only with a piece of his own missing) only a story of three plies or more
+ * that leaves none of his pieces missing: one that moved that piece (Nxd6 ...Rxc1 Rxc1, not Nxd6
+ * with the f1 rook knocked over). A story reading the published move back to a stop its piece
+ * went on from loses to the reply in hand (Ne1 standing 13 s after a stop on d2, ...Nd7 pressed
+ * with White's knight set down on d2 on its way from e1 to d3: Ne1 ...Nd7, not Nd2 ...Nd7).
+ */
+export const missedReading = (
+  st: RecognitionState,
+  presser: Color,
+  further: (root: number) => SearchOptions,
+  ownLying: boolean,
+): PressReading | undefined => {
+  const missed = missedPress(st, presser, further);
+  if (ownLying)
+    return missed?.members.every(e => e.path.length >= 3 && !leavesOwnLifted(e, presser))
+      ? missed
+      : undefined;
+  const stop =
+    missed !== undefined &&
+    missed.root < st.game.length &&
+    rereadsStop(st, { root: missed.root, kind: missed.kind, members: missed.members, consistent: true });
+  const reply = !missed || stop ? missedPressReplyInHand(st, presser, further) : undefined;
+  if (reply) return { ...reply, kind: 'partial' };
+  return missed;
 };
