@@ -147,6 +147,13 @@ describe('fast hands over the whole corpus: the runs that once failed', () => {
     ['twic1256.pgn', 1570, 12, true, `${STRESSED},forgetPress=0.05`, '1000'],
     // And the presser's own piece missing read as knocked over where the missed press moved it.
     ['twic0920.pgn', 1147, 12, true, `${STRESSED},forgetPress=0.05`, '1000'],
+    // Seed 13, 2 s, presses forgotten with knocks: after a missed press, a piece the story moved
+    // knocked over since (Rg4 ...Rh3+ Kd2, the rook knocked off g4); two pawns able to take on c4,
+    // the other knocked over (bxc4, d3 lying); a promotion captured on its square and recaptured
+    // (a8=Q ...Nxa8 Bxa8 read as a8=B, the board showing the bishop there).
+    ['fide-womens-world-rapid-2024.pgn', 503, 13, true, `${STRESSED},knock=0.05,forgetPress=0.05`, '2000'],
+    ['kasparov.pgn', 1264, 13, true, `${STRESSED},knock=0.05,forgetPress=0.05`, '2000'],
+    ['fide-womens-world-rapid-2024.pgn', 17, 13, true, `${STRESSED},knock=0.05,forgetPress=0.05`, '2000'],
   ] as const)('%s #%i seed %i, clock %s: the record, no alert', (file, n, seed, clock, rates, level) => {
     const verdict = verdictOf(file, n, seed, clock, rates, level);
     expect(verdict.problems).toEqual([]);

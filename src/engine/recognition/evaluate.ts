@@ -367,15 +367,16 @@ const takeback = (st: RecognitionState, now: number, trigger: Trigger): Step | u
 
 const PROMOTABLE: ReadonlySet<Role> = new Set(['queen', 'rook', 'bishop', 'knight']);
 
-/** The last promotable piece of `color` put on `square` according to the evidence. */
-const promotionSeen = (st: RecognitionState, square: Square, color: Color): Role | undefined => {
+/** The promotable pieces of `color` put on `square` according to the evidence, the last first. */
+const promotionSeen = (st: RecognitionState, square: Square, color: Color): Role[] => {
+  const roles: Role[] = [];
   for (let i = st.evidence.length - 1; i >= 0; i--) {
     const e = st.evidence[i];
-    if (e?.kind === 'square' && e.square === square && typeof e.piece !== 'string') {
-      if (e.piece.color === color && PROMOTABLE.has(e.piece.role)) return e.piece.role;
-    }
+    if (e?.kind !== 'square' || e.square !== square || typeof e.piece === 'string') continue;
+    const { role } = e.piece;
+    if (e.piece.color === color && PROMOTABLE.has(role) && !roles.includes(role)) roles.push(role);
   }
-  return undefined;
+  return roles;
 };
 
 /** Does the evidence since the anchor hold a snapshot (a re-read board, no intermediate positions)? */
@@ -430,8 +431,7 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
   const groups: Group[] = [];
   const occupancy = st.sensed.unknown.nonEmpty();
   const pressBy = trigger.kind === 'press' ? trigger.side : undefined;
-  const promotionSeenAt = (square: Square, color: Color): Role | undefined =>
-    promotionSeen(st, square, color);
+  const promotionSeenAt = (square: Square, color: Color): readonly Role[] => promotionSeen(st, square, color);
   // Supported: the board went through the claimed positions, and every capture was seen (an
   // invisible capture is a last resort: it explains a lifted piece too easily), unless the
   // mover says by pressing his clock that his move is complete.

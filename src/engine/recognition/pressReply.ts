@@ -252,7 +252,7 @@ export const missedPress = (
     const shown = found.partialConsistent
       ? found.partial.filter(pressed)
       : found.partial.filter(e => pressed(e) && shownBut(st, root, rootPos, e));
-    const partial = lastSetDown(st, root, shown);
+    const partial = lastLifted(st, root, lastSetDown(st, root, shown));
     if (partial.length > 0) return { root, members: partial, kind: 'partial' };
   }
   return undefined;
@@ -465,6 +465,50 @@ export const leavesOwnLifted = (e: Explanation, color: Color): boolean => {
 };
 
 /**
+ * Squares the board showed a piece set down on since the anchor and then lifted, empty since:
+ * each with the piece last set down there. At most `max`; none after a snapshot or on a board that
+ * reads only occupancy (what was lifted is not known).
+ */
+const liftedSince = (st: RecognitionState, max: number): Map<Square, Piece> => {
+  const none = new Map<Square, Piece>();
+  const last = new Map<Square, Piece>();
+  const lifted = new Map<Square, Piece>();
+  for (const ev of st.evidence) {
+    if (ev.kind === 'snapshot') return none;
+    if (ev.kind !== 'square') continue;
+    if (ev.piece === 'occupied') return none;
+    if (ev.piece === 'empty') {
+      const was = last.get(ev.square);
+      if (was) lifted.set(ev.square, was);
+      continue;
+    }
+    last.set(ev.square, ev.piece);
+    lifted.delete(ev.square);
+  }
+  for (const sq of lifted.keys()) if (st.sensed.occupied.has(sq)) lifted.delete(sq);
+  return lifted.size <= max ? lifted : none;
+};
+
+/**
+ * `missedPress` with a piece knocked over put back: one the board showed set down on its square
+ * and lifted since, never set down again (Rg4 ...Rh3+ Kd2, White's rook knocked off g4 by the
+ * reply's hand: the story with the rook on g4, the board showing each of its positions until it
+ * fell). Only a story standing as the board with that piece, so every ply was seen; the piece is
+ * left missing (displaced, for the players to set up again).
+ */
+const missedPressKnocked = (
+  st: RecognitionState,
+  presser: Color,
+  from: (root: number) => SearchOptions,
+): PressReading | undefined => {
+  for (const [sq, piece] of liftedSince(st, 2)) {
+    const found = missedPress({ ...st, sensed: withContent(st.sensed, sq, piece) }, presser, from);
+    if (found?.kind === 'exact') return { ...found, kind: 'partial' };
+  }
+  return undefined;
+};
+
+/**
  * A press after a missed one read (pressReply.ts `missedPress`), or undefined. With `ownLying` (the
  * presser's move read only with a piece of his own missing) only a story of three plies or more
  * that leaves none of his pieces missing: one that moved that piece (Nxd6 ...Rxc1 Rxc1, not Nxd6
@@ -489,5 +533,5 @@ export const missedReading = (
     rereadsStop(st, { root: missed.root, kind: missed.kind, members: missed.members, consistent: true });
   const reply = !missed || stop ? missedPressReplyInHand(st, presser, further) : undefined;
   if (reply) return { ...reply, kind: 'partial' };
-  return missed;
+  return missed ?? missedPressKnocked(st, presser, further);
 };

@@ -53,8 +53,8 @@ export interface SearchOptions {
    * sensors cannot see change (occupancy only, direct replacement) may then end the path.
    */
   readonly pressBy?: Color;
-  /** The last promotable piece of `color` the sensors saw put on `square`, if any (from the evidence). */
-  readonly promotionSeen?: (square: Square, color: Color) => Role | undefined;
+  /** The promotable pieces of `color` the sensors saw put on `square`, the last first (from the evidence). */
+  readonly promotionSeen?: (square: Square, color: Color) => readonly Role[];
   /**
    * How many times the evidence shows `square` emptied since the root. On an occupancy-only
    * square a capture is seen only if the square was emptied once more than the path's earlier
@@ -156,14 +156,17 @@ const castlings960 = (pos: Chess, touched: SquareSet): Candidate[] => {
 };
 
 /**
- * The promotion role: the piece of the mover's colour the board shows on the promotion square;
+ * The promotion roles: the piece of the mover's colour the board shows on the promotion square;
  * when it shows none (the promoted piece was captured since, or the board cannot identify it),
- * the last such piece the sensors saw put there, else the default.
+ * the last such piece the sensors saw put there, else the default. Where it shows one, the others
+ * the sensors saw put there too: a later ply may have captured on the square with another piece
+ * of the mover's (a8=Q ...Nxa8 Bxa8, the board showing a bishop on a8, the queen seen there).
  */
 const promotionRoles = (s: SensedBoard, to: Square, color: Color, opts: SearchOptions): readonly Role[] => {
+  const seen = opts.promotionSeen?.(to, color) ?? [];
   const role = s.occupied.has(to) && s[color].has(to) ? knownRoleAt(s, to) : undefined;
-  if (role) return PROMOTABLE.includes(role) ? [role] : [];
-  return [opts.promotionSeen?.(to, color) ?? opts.promotion];
+  if (role) return PROMOTABLE.includes(role) ? [role, ...seen.filter(r => r !== role)] : [];
+  return [seen[0] ?? opts.promotion];
 };
 
 interface Candidate {
