@@ -25,13 +25,12 @@ import {
   revisesUnderReply,
 } from './revise.js';
 import { NO_OUTPUTS, type Step, finalizeByPress, publishLine } from './publish.js';
+import { leavesOwnLifted, missedReading } from './missedPress.js';
 import {
   capturedInHand,
   isPressedStory,
   lastLifted,
   lastSetDown,
-  leavesOwnLifted,
-  missedReading,
   replyInHand,
   shownBut,
 } from './pressReply.js';
