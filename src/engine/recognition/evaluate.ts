@@ -389,6 +389,12 @@ const hasMoveToPress = (st: RecognitionState, tipPos: Chess, presser: Color): bo
   (tipPos.turn !== presser && st.game.length > st.pressedPly) ||
   diffSquares(tipPos.board, st.sensed).intersects(tipPos.board[presser].union(st.sensed[presser]));
 
+/** Whether a story from `tipPos` searched with `opts` (beyond the presses' bound) stands as the board. */
+const standsBeyond = (st: RecognitionState, tipPos: Chess, opts: SearchOptions): boolean => {
+  const beyond = explain(tipPos, st.sensed, st.touched, opts);
+  return beyond.exactConsistent && beyond.exact.length > 0;
+};
+
 /** Stories from `root` with every ply made, shown in order but for pieces none of them moves (`shownBut`). */
 const chasedBut = (st: RecognitionState, root: number, stories: readonly Explanation[]): Explanation[] => {
   const rootPos = positionAt(st, root);
@@ -511,6 +517,18 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
       ? tipChoice
       : chosen;
   const found = picked ? preferStanding(st, picked, groups) : undefined;
+  // Presses stopped coming and the presses' bound used up: a board read only as pieces in hand, or
+  // by a story the evidence does not support, that a story beyond the bound stands as exactly
+  // (...Bxd4+ Qxd4 made, read as Black's bishop and White's queen lifted) waits to stand
+  // `confirmMs`, then is read without the bound (below).
+  if (
+    bounded &&
+    trigger.kind === 'settle' &&
+    tip >= st.pressedPly + 2 &&
+    (!found?.consistent || found.members.every(e => e.made === 0)) &&
+    standsBeyond(st, tipPos, from(tip, true))
+  )
+    return waitForConfirm(st);
   // A revision reading the published move back to a stop its piece went on from waits (revise.ts).
   if (found?.consistent && trigger.kind === 'settle' && !confirmed && !reread && rereadsStop(st, found))
     return waitForConfirm(st);

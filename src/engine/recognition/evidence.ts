@@ -6,7 +6,7 @@
  *   observedAt(st, st.anchor, [afterE4, afterE5]);   // [1, 3]: shown after events 1 and 3
  *   longestDwell(st, st.anchor, afterE4);            // 640 (ms the board showed it, at most)
  */
-import type { Board, Chess } from 'chessops';
+import type { Board, Chess, Piece, Square } from 'chessops';
 import { SquareSet } from 'chessops';
 import type { BoardEvent } from './boardEvent.js';
 import {
@@ -184,4 +184,83 @@ export const squareHistory = (st: RecognitionState, root: number): SquareHistory
     else if (e?.kind === 'snapshot') e.board.forEach((c, sq) => note(sq, c === 'empty', j));
   }
   return { emptied, firstEmptied, lastFilled };
+};
+
+/** Where a piece standing at the root went, following the hands through the square events. */
+export interface Trail {
+  readonly piece: Piece;
+  /** The square it was last on. */
+  readonly last: Square;
+  /** Lifted and not set down since, or standing on `last`. */
+  readonly inHand: boolean;
+  /** Replaced where it stood (captured), whatever the hand did with it after (a ghost). */
+  readonly taken: boolean;
+  /** Set down while another like piece was in a hand too: which of them went where is a guess. */
+  readonly unsure: boolean;
+}
+
+/**
+ * Follows the pieces of the position at `root` through the square events since: a lift takes the
+ * piece into the hand; a piece set down where one stood, or where one of the other colour was
+ * lifted from and is still in the hand, takes it (captured, into the hand);
+ * a like piece set down is the one lifted last (a piece of a kind none is in the hand of is not
+ * followed). Keyed by the square each stood on at the root. Undefined where the events cannot be
+ * followed (a snapshot, a board that reads occupancy only).
+ */
+export const trailsFrom = (st: RecognitionState, root: number): Map<Square, Trail> | undefined => {
+  const before = st.game.positionView(root);
+  if (!before) return undefined;
+  const trails = new Map<Square, { -readonly [K in keyof Trail]: Trail[K] }>();
+  const on = new Map<Square, Square>();
+  for (const [sq, piece] of before.board) {
+    trails.set(sq, { piece, last: sq, inHand: false, taken: false, unsure: false });
+    on.set(sq, sq);
+  }
+  const hands = new Map<string, Square[]>();
+  const liftedFrom = new Map<Square, Square>();
+  const kind = (p: Piece): string => `${p.color} ${p.role}`;
+  const lift = (id: Square): void => {
+    const t = trails.get(id);
+    if (!t) return;
+    t.inHand = true;
+    hands.set(kind(t.piece), [...(hands.get(kind(t.piece)) ?? []), id]);
+  };
+  for (let j = madeIndexOf(st, root) + 1; j < st.evidence.length; j++) {
+    const ev = st.evidence[j];
+    if (ev?.kind === 'snapshot') return undefined;
+    if (ev?.kind !== 'square') continue;
+    if (ev.piece === 'occupied') return undefined;
+    const id = on.get(ev.square);
+    on.delete(ev.square);
+    if (id !== undefined) lift(id);
+    if (ev.piece === 'empty') {
+      if (id !== undefined) liftedFrom.set(ev.square, id);
+      continue;
+    }
+    // Taken where it stood, or where it was lifted from, the capturer set down there (the
+    // captured piece taken off first).
+    const gone = id ?? liftedFrom.get(ev.square);
+    const taken = gone === undefined ? undefined : trails.get(gone);
+    if (taken && (id !== undefined || (taken.inHand && taken.piece.color !== ev.piece.color)))
+      taken.taken = true;
+    liftedFrom.delete(ev.square);
+    const hand = hands.get(kind(ev.piece)) ?? [];
+    // The piece just taken is not the one set down in its place.
+    const k = hand.length - 1 - (hand[hand.length - 1] === id ? 1 : 0);
+    const lifted = hand[k];
+    const moved = lifted === undefined ? undefined : trails.get(lifted);
+    if (lifted === undefined || !moved) continue;
+    hand.splice(k, 1);
+    if (hand.some(o => o !== id)) {
+      moved.unsure = true;
+      for (const other of hand) {
+        const o = trails.get(other);
+        if (o && other !== id) o.unsure = true;
+      }
+    }
+    moved.inHand = false;
+    moved.last = ev.square;
+    on.set(ev.square, lifted);
+  }
+  return trails;
 };

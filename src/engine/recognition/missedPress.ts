@@ -11,6 +11,7 @@
 import type { Chess, Color, Piece, Square } from 'chessops';
 import { opposite } from 'chessops';
 import { claimsStood } from './choose.js';
+import { trailsFrom } from './evidence.js';
 import {
   type ReplyReading,
   isPressedStory,
@@ -134,35 +135,22 @@ export const leavesOwnLifted = (e: Explanation, color: Color): boolean => {
 };
 
 /**
- * Squares the board showed a piece set down on since the anchor and then lifted, empty since:
- * each with the piece last set down there. At most `max`; none after a snapshot or on a board that
- * reads only occupancy (what was lifted is not known).
+ * Pieces that left their squares since the anchor and were never set down since (knocked over,
+ * lying unsensed), as far as the hands can be followed: each with the square it was last on, at
+ * most `max`.
  */
-const liftedSince = (st: RecognitionState, max: number): Map<Square, Piece> => {
-  const none = new Map<Square, Piece>();
-  const last = new Map<Square, Piece>();
-  const lifted = new Map<Square, Piece>();
-  for (const ev of st.evidence) {
-    if (ev.kind === 'snapshot') return none;
-    if (ev.kind !== 'square') continue;
-    if (ev.piece === 'occupied') return none;
-    if (ev.piece === 'empty') {
-      const was = last.get(ev.square);
-      if (was) lifted.set(ev.square, was);
-      continue;
-    }
-    last.set(ev.square, ev.piece);
-    lifted.delete(ev.square);
+const knockedSince = (st: RecognitionState, max: number): Map<Square, Piece> => {
+  const knocked = new Map<Square, Piece>();
+  for (const t of trailsFrom(st, st.anchor)?.values() ?? []) {
+    if (t.inHand && !t.taken && !t.unsure && !st.sensed.occupied.has(t.last)) knocked.set(t.last, t.piece);
   }
-  for (const sq of lifted.keys()) if (st.sensed.occupied.has(sq)) lifted.delete(sq);
-  return lifted.size <= max ? lifted : none;
+  return knocked.size <= max ? knocked : new Map<Square, Piece>();
 };
 
 /**
- * `missedPress` with a piece knocked over put back: one the board showed set down on its square
- * and lifted since, never set down again (Rg4 ...Rh3+ Kd2, White's rook knocked off g4 by the
- * reply's hand: the story with the rook on g4, the board showing each of its positions until it
- * fell). Only a story standing as the board with that piece, so every ply was seen; the piece is
+ * `missedPress` with a piece knocked over put back where it was last (Rg4 ...Rh3+ Kd2, White's
+ * rook knocked off g4 by the reply's hand: the story with the rook on g4, the board showing each
+ * of its positions until it fell; d5 cxd5 Bxd5 with Black's rook knocked off e5 by White's hand). Only a story standing as the board with that piece, so every ply was seen; the piece is
  * left missing (displaced, for the players to set up again).
  */
 const missedPressKnocked = (
@@ -170,7 +158,7 @@ const missedPressKnocked = (
   presser: Color,
   from: (root: number) => SearchOptions,
 ): PressReading | undefined => {
-  for (const [sq, piece] of liftedSince(st, 2)) {
+  for (const [sq, piece] of knockedSince(st, 2)) {
     const found = missedPress({ ...st, sensed: withContent(st.sensed, sq, piece) }, presser, from);
     if (found?.kind === 'exact') return { ...found, kind: 'partial' };
   }

@@ -17,7 +17,7 @@
 import type { Chess, Color, Piece, Square } from 'chessops';
 import { SquareSet, kingAttacks, opposite } from 'chessops';
 import { claimedBy, claimsStood } from './choose.js';
-import { lastShownIndex, longestDwell, observedAt } from './evidence.js';
+import { lastShownIndex, longestDwell, observedAt, trailsFrom } from './evidence.js';
 import { type Explanation, type SearchOptions, bystanders, changedBy, explain } from './search.js';
 import { diffSquares, pieceAt, withContent } from './sensedBoard.js';
 import { type RecognitionState, madeIndexOf, positionAt } from './state.js';
@@ -225,7 +225,15 @@ export const shownBut = (st: RecognitionState, root: number, rootPos: Chess, e: 
     moved = moved.union(changedBy((i === 0 ? rootPos : e.positions[i - 1]) ?? rootPos, m));
   });
   const lying = e.residual.squares.diff(moved);
-  return lying.nonEmpty() && observedAt(st, root, claimedBy('partial', e), lying) !== undefined;
+  if (lying.isEmpty() || observedAt(st, root, claimedBy('partial', e), lying) === undefined) return false;
+  // Each a piece that left its square and was never set down since, as far as the hands can be
+  // followed: not one that went elsewhere (Bd5 with the pawns of c4 and d6 "knocked over", when
+  // they had made d5 cxd5 and the bishop took on d5).
+  const trails = trailsFrom(st, root);
+  return [...lying].every(sq => {
+    const t = trails?.get(sq);
+    return !t || t.unsure || (t.inHand && !t.taken);
+  });
 };
 
 /**

@@ -703,4 +703,131 @@ describe('a press missed', () => {
     expect(publishedSans(events)).toEqual(['Rh7+', 'Kg2', 'e5', 'a8=Q', 'Nxa8', 'Bxa8', 'e4']);
     expect(events.filter(e => e.type === 'alert')).toEqual([]);
   });
+
+  it('d5 cxd5 Bxd5 pressed with the e5 rook knocked over: not Bd5 with the c4 and d6 pawns "knocked over"', () => {
+    // Seed 14, 1 s, presses forgotten with knocks (twic1256.pgn #1138): Black forgot after ...Nf6
+    // and ...d5, White's presses reported nothing, White's hand knocked the e5 rook over after
+    // cxd5. At Black's press the search found only ...Bd5 with three pieces missing, two of them
+    // the pawns the board had shown making d5 and cxd5: published, and White's press a 7.5.1.
+    // A piece counts as lying only where the hands never set it down since.
+    const events = scriptEvents(
+      everySecond(
+        `@edition E23
+@timecontrol 5400+30
+@start 1q5k/1b1n2b1/r2p4/2p1rR1p/1pP4p/pP1BB2P/P1Q3P1/4R1K1 w - - 0 34
+69    press black
+4585  f5 -
+5240  f7 R
+5443  press white
+8116  d7 -
+8327  e6 n
+9484  e6 -
+9980  g5 n
+10976 g5 -
+11838 f6 n
+14781 c2 -
+15312 f2 Q
+15642 d6 -
+16129 c6 p
+16931 c6 -
+17151 d5 p
+18845 c4 -
+19608 d5 P
+19716 d6 p
+19961 d6 -
+20157 e5 -
+20848 a2 -
+21331 a2 P
+24599 b7 -
+25329 d5 b
+25606 e4 P
+25909 e4 -
+26249 press black
+31347 e5 r
+32426 d3 -
+32759 a6 B
+35756 press white
+`,
+        40000,
+      ),
+      'missed-press-knocked-rook.cbs',
+    );
+    expect(publishedSans(events)).toEqual(['Rf7', 'Nf6', 'Qf2', 'd5', 'cxd5', 'Bxd5', 'Bxa6']);
+    expect(events.filter(e => e.type === 'alert')).toEqual([]);
+  });
+
+  it('...Bxd4+ Qxd4 made with no press at all, the board standing: followed after the quiet time', () => {
+    // Seed 14, 1 s (twic1256.pgn #1149): four plies after White's last press, the presses forgotten
+    // or unreported. The last two, past the presses' bound, read as Black's bishop and White's
+    // queen in hand (nothing made), a board never looked at again: the game's last two plies were
+    // never published.
+    const events = scriptEvents(
+      everySecond(
+        `@edition E23
+@timecontrol 5400+30
+@start r1bqr1k1/ppp2pbp/2np2p1/8/2PNPn2/2N1BP2/PP1QB1PP/R3R1K1 b - - 6 12
+49    press white
+1419  c6 -
+2048  d4 -
+2831  d4 n
+3911  d4 -
+4631  e3 -
+5129  d4 B
+5990  d4 -
+6649  g7 -
+7409  d4 b
+8741  d4 -
+9535  d2 -
+9749  d3 Q
+10711 d3 -
+11026 d4 Q
+`,
+        21000,
+      ),
+      'presses-stopped-nothing-made.cbs',
+    );
+    expect(publishedSans(events)).toEqual(['Nxd4', 'Bxd4', 'Bxd4+', 'Qxd4']);
+    expect(events.filter(e => e.type === 'alert')).toEqual([]);
+  });
+
+  it('Re8+ ...Rxe8 after a stop on e6 published as Re6: revised at the press, not ...Re8 with the rook "lying"', () => {
+    // Seed 14, 1 s (twic1256.pgn #1911): Black forgot after ...Qd6, White's rook stood on e6 for a
+    // second on its way to e8 (published as Re6) and Black took it, captured piece first, its
+    // ghost on d7. At Black's press the search read ...Re8 with White's rook lying on e6: the rook
+    // the board had shown set down on e8 and taken off by the capture. A piece lifted from a
+    // square an opponent's piece was then set down on is captured, not lying.
+    const events = scriptEvents(
+      everySecond(
+        `@edition E23
+@timecontrol 5400+30
+@start 3r2k1/5pp1/p4q1p/4R3/2p2P2/P1P4P/3Q2P1/6K1 w - - 1 31
+69    press black
+3359  d2 -
+5298  e3 Q
+7398  press white
+14598 f6 -
+15259 d6 q
+17600 e5 -
+17863 e6 R
+18853 e6 -
+19082 e8 R
+19376 e8 -
+20642 d8 -
+20901 e8 r
+20996 d7 R
+21328 d7 -
+22834 press black
+46088 e3 -
+46434 e6 Q
+47295 e6 -
+47737 e8 Q
+47961 press white
+`,
+        50000,
+      ),
+      'missed-press-stop-then-captured.cbs',
+    );
+    expect(publishedSans(events)).toEqual(['Qe3', 'Qd6', 'Re8+', 'Rxe8', 'Qxe8+']);
+    expect(events.filter(e => e.type === 'alert')).toEqual([]);
+  });
 });
