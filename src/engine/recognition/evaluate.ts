@@ -60,6 +60,7 @@ const synced = (st: RecognitionState, at: number): Step => {
     undecided: undefined,
     awaitSetup: false,
     missedTried: false,
+    beyondReach: false,
     catchUp: false,
     shown: true,
     dirty: false,
@@ -137,7 +138,12 @@ const afterPress = (step: Step, trigger: Trigger, now: number, pending?: Pending
   if (kind === 'synced' || kind === 'ended' || (kind === 'inProgress' && presserFinal)) {
     return { state: fin.state, outputs };
   }
-  const reason = fin.state.status.kind === 'mismatch' ? fin.state.status.reason : 'unreachable';
+  const reason =
+    fin.state.status.kind === 'mismatch'
+      ? fin.state.status.reason
+      : fin.state.beyondReach
+        ? 'beyondReach'
+        : 'unreachable';
   const m = mismatch(fin.state, now, reason, trigger, pending);
   return { state: m.state, outputs: concat(outputs, m.outputs) };
 };
@@ -388,6 +394,10 @@ const hasSnapshot = (st: RecognitionState): boolean => st.evidence.some(e => e.k
 const hasMoveToPress = (st: RecognitionState, tipPos: Chess, presser: Color): boolean =>
   (tipPos.turn !== presser && st.game.length > st.pressedPly) ||
   diffSquares(tipPos.board, st.sensed).intersects(tipPos.board[presser].union(st.sensed[presser]));
+
+/** Pieces lifted since the last final ply (each ply lifts one at least). */
+const liftsSince = (st: RecognitionState): number =>
+  st.evidence.filter(e => e.kind === 'square' && e.piece === 'empty').length;
 
 /** Whether a story from `tipPos` searched with `opts` (beyond the presses' bound) stands as the board. */
 const standsBeyond = (st: RecognitionState, tipPos: Chess, opts: SearchOptions): boolean => {
@@ -729,5 +739,21 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
   // A re-read board the catch-up could not reach: the deep search is not repeated at every change
   // after it (the mismatch goes to the arbiter, who sets the record right).
   const searched = reread ? { ...st, catchUp: false } : st;
-  return afterPress(mismatch(searched, now, 'unreachable', trigger, undefined, reread), trigger, now);
+  // A press whose move lies beyond the presses' bound (presses were missed) on a board no story
+  // within reach explains proves an illegal move only when every story was in reach: each ply
+  // lifts a piece, so no more lifts since the last final ply than the search's depth. With more,
+  // further plies may have been made (three presses forgotten in a row): the arbiter's.
+  // So is what the board shows after that, until it shows the game again.
+  const beyond =
+    !reread &&
+    (st.beyondReach ||
+      (trigger.kind === 'press' &&
+        bounded &&
+        !snapshot &&
+        tipPos.turn === trigger.side &&
+        tip >= st.pressedPly + 2 &&
+        liftsSince(st) > st.options.chasePlies));
+  const judged = beyond ? { ...searched, beyondReach: true } : searched;
+  const reason = beyond ? 'beyondReach' : 'unreachable';
+  return afterPress(mismatch(judged, now, reason, trigger, undefined, reread), trigger, now);
 };

@@ -50,6 +50,12 @@ export type FinalBy =
 export type MismatchReason =
   /** No position within reach explains the board. */
   | 'unreachable'
+  /**
+   * At a press after missed ones, no story within reach explains the board, and more plies may
+   * have been made than the search follows (more lifts since the last final ply than `chasePlies`):
+   * the arbiter's, not an illegal move the board proves.
+   */
+  | 'beyondReach'
   /** Several sequences of moves explain it; none is chosen (moves are never invented). */
   | 'ambiguous'
   /** The pieces stand in the game's start position again: set up after the game (reset.ts). */

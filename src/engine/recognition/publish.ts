@@ -195,6 +195,7 @@ export const publishLine = (
     catchUp: fresh.length > 0 ? false : st.catchUp,
     shown: fresh.length > 0 || st.shown,
     missedTried: fresh.length > 0 ? false : st.missedTried,
+    beyondReach: fresh.length > 0 ? false : st.beyondReach,
     pressedPly:
       st.catchUp && fresh.length > 0 ? Math.max(st.pressedPly, newTip - 1) : Math.min(st.pressedPly, newTip),
   };

@@ -160,6 +160,11 @@ export interface RecognitionState {
    * it: the deep search is not repeated at later presses until the board shows the game again.
    */
   readonly missedTried: boolean;
+  /**
+   * A press found the board beyond the search's reach after missed presses (`'beyondReach'`): until
+   * the board shows the game again, what it shows is the arbiter's, never an illegal move.
+   */
+  readonly beyondReach: boolean;
 }
 
 /** Recognition for `game` (its moves are final), the board assumed to show its current position. */
@@ -192,6 +197,7 @@ export const startRecognition = (game: Game, options: Partial<RecognitionOptions
     pressSeen: false,
     pressedPly: game.length,
     missedTried: false,
+    beyondReach: false,
   };
 };
 

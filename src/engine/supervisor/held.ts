@@ -206,17 +206,20 @@ export const mismatchAlert = (tx: Tx, out: MismatchOutput, at: number): void => 
   const reread = st.resync || st.recovering || st.inferred;
   // A board re-read after a lost link is compared with a record that may be behind it: what it
   // shows (a king elsewhere, pieces moved) is the moves made meanwhile, not an irregularity.
-  const behind = (st.resync && st.gapped) || st.recovering || st.inferred;
+  const behind = (st.resync && st.gapped) || st.recovering || st.inferred || out.reason === 'beyondReach';
   const irr = behind ? undefined : classifyBoard(pos, positionAt(st, 0), st.rec.sensed);
   const special = irr ? irregularityAlert(tx, irr) : undefined;
-  const mismatch = reread || out.reason === 'ambiguous';
+  const mismatch = reread || out.reason === 'ambiguous' || out.reason === 'beyondReach';
   const alert =
     special ??
     (mismatch
       ? {
           code: 'board-mismatch' as const,
           article: citeTopic(st.profile, 'displacedFoundLater'),
-          detail: `The board does not show the game's position after ply ${out.ply} (${out.reason}).`,
+          detail:
+            out.reason === 'beyondReach'
+              ? `The board does not show the game's position after ply ${out.ply}: presses were missed, and more plies may have been made than can be followed.`
+              : `The board does not show the game's position after ply ${out.ply} (${out.reason}).`,
           text: [
             say(out.reason === 'ambiguous' ? 'board.differs_ambiguous' : 'board.differs_unreachable', {
               ply: out.ply,

@@ -140,10 +140,11 @@ export const onIllegalPress = (tx: Tx, side: Color, at: number, out: MismatchOut
   const { profile } = st;
   // The press judges the board now: nothing is held for the quiet time any more.
   if (st.irregular && !st.irregular.alert) patch(tx, { irregular: undefined });
-  if (st.resync || st.recovering || st.inferred) {
+  if (st.resync || st.recovering || st.inferred || out.reason === 'beyondReach') {
     // The board was re-read (link back, a restart, an arbiter's restore) and does not show the
     // game yet: nothing on it is judged (no illegal move, no penalty, no result) until it does.
-    // The arbiter has the mismatch; the clock passes on as for a move.
+    // Nor is a board beyond the search's reach after presses were missed (more plies may have
+    // been made than it follows). The arbiter has the mismatch; the clock passes on as for a move.
     holdAlert(tx, out, () => mismatchAlert(tx, out, at));
     if (st.inferred) patch(tx, { inferred: 'contradicted' });
     // The game went on meanwhile (a lost link, a restart): the clock passes on as for a move; while

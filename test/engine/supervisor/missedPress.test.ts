@@ -830,4 +830,78 @@ describe('a press missed', () => {
     expect(publishedSans(events)).toEqual(['Qe3', 'Qd6', 'Re8+', 'Rxe8', 'Qxe8+']);
     expect(events.filter(e => e.type === 'alert')).toEqual([]);
   });
+
+  it("eight plies with no press reported: the board beyond reach at the next press is the arbiter's, no 7.5.1", () => {
+    // Presses forgotten at 0.2, seed 15, 1 s (carlsen.pgn #125): after White's press for Nc6 the
+    // presses stopped coming for eight plies, two to four seconds apart. White's next press found
+    // a board no story within reach explains, with more pieces lifted since than the search's
+    // depth: not proven an illegal move (more plies may have been made than it follows). It was
+    // judged one, and the next two presses too, the game ended by the daemon.
+    const events = scriptEvents(
+      everySecond(
+        `@edition E23
+@timecontrol 5400+30
+@start 2r1r3/pp3k1p/2nBpppb/3N4/3P4/2P5/PP2RPPP/4RK2 w - - 1 27
+51    press black
+596   d5 -
+1388  b4 N
+1949  b4 -
+3222  c6 -
+3398  b3 n
+4432  b3 -
+5227  b4 n
+5346  b4 -
+5416  b4 n
+5563  c5 N
+5946  c5 -
+10525 d6 -
+10872 b4 B
+14188 c8 -
+14673 e7 r
+15530 e7 -
+15848 d8 r
+18398 g3 P
+18480 g2 -
+20660 h6 -
+21324 g7 b
+24389 b2 -
+25110 b3 P
+28061 f6 -
+28523 e5 p
+29416 e5 -
+30169 f5 p
+33869 b4 -
+34178 a3 B
+34709 press white
+35269 g7 -
+35853 f6 b
+36277 a7 -
+36446 a7 p
+36672 press black
+40585 e2 -
+41084 f4 R
+41913 f4 -
+42167 e3 R
+42647 press white
+43071 d8 -
+43522 d6 r
+44515 d6 -
+44992 c6 r
+45945 c6 -
+46760 d7 r
+47764 press black
+61249 f1 -
+61534 d3 K
+62416 d3 -
+63035 e2 K
+63667 press white
+`,
+        65000,
+      ),
+      'presses-stopped-beyond-reach.cbs',
+    );
+    expect(publishedSans(events)).toEqual(['Nb4', 'Nxb4']);
+    expect(events.flatMap(e => (e.type === 'alert' ? [e.code] : []))).toEqual(['board-mismatch']);
+    expect(events.filter(e => e.type === 'end')).toEqual([]);
+  });
 });
