@@ -162,6 +162,16 @@ describe('fast hands over the whole corpus: the runs that once failed', () => {
     ['twic1256.pgn', 1911, 14, true, `${STRESSED},knock=0.05,forgetPress=0.05`, '1000'],
     ['twic1256.pgn', 1149, 14, true, `${STRESSED},knock=0.05,forgetPress=0.05`, '1000'],
     ['engine-threefold-repetition.pgn', 329, 14, true, `${STRESSED},knock=0.05,forgetPress=0.05`, '1000'],
+    // And the runs the first version of that rule broke (the same row): a knight's stop on the
+    // square of a pawn knocked off it read as capturing it, and a pawn set on g6 before the g7
+    // pawn was lifted read as the pawn knocked off f5 (so not lying): false 7.5.1s.
+    ['twic0920.pgn', 1013, 14, true, `${STRESSED},knock=0.05,forgetPress=0.05`, '1000'],
+    ['twic1256.pgn', 2596, 14, true, `${STRESSED},knock=0.05,forgetPress=0.05`, '1000'],
+    ['kasparov.pgn', 57, 14, true, `${STRESSED},knock=0.05,forgetPress=0.05`, '1000'],
+    ['twic0920.pgn', 1912, 14, true, `${STRESSED},knock=0.05,forgetPress=0.05`, '1000'],
+    ['twic1256.pgn', 2099, 14, true, `${STRESSED},knock=0.05,forgetPress=0.05`, '1000'],
+    ['twic1256.pgn', 2752, 14, true, `${STRESSED},knock=0.05,forgetPress=0.05`, '1000'],
+    ['twic1256.pgn', 3086, 14, true, `${STRESSED},knock=0.05,forgetPress=0.05`, '1000'],
   ] as const)('%s #%i seed %i, clock %s: the record, no alert', (file, n, seed, clock, rates, level) => {
     const verdict = verdictOf(file, n, seed, clock, rates, level);
     expect(verdict.problems).toEqual([]);

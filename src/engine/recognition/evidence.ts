@@ -201,8 +201,9 @@ export interface Trail {
 
 /**
  * Follows the pieces of the position at `root` through the square events since: a lift takes the
- * piece into the hand; a piece set down where one stood, or where one of the other colour was
- * lifted from and is still in the hand, takes it (captured, into the hand);
+ * piece into the hand; a piece set down where one stood takes it (captured, into the hand), and
+ * so does one set down and staying where one of the other colour was lifted from and is still in
+ * the hand;
  * a like piece set down is the one lifted last (a piece of a kind none is in the hand of is not
  * followed). Keyed by the square each stood on at the root. Undefined where the events cannot be
  * followed (a snapshot, a board that reads occupancy only).
@@ -218,6 +219,7 @@ export const trailsFrom = (st: RecognitionState, root: number): Map<Square, Trai
   }
   const hands = new Map<string, Square[]>();
   const liftedFrom = new Map<Square, Square>();
+  const captured = new Map<Square, Square>();
   const kind = (p: Piece): string => `${p.color} ${p.role}`;
   const lift = (id: Square): void => {
     const t = trails.get(id);
@@ -234,15 +236,25 @@ export const trailsFrom = (st: RecognitionState, root: number): Map<Square, Trai
     on.delete(ev.square);
     if (id !== undefined) lift(id);
     if (ev.piece === 'empty') {
-      if (id !== undefined) liftedFrom.set(ev.square, id);
+      // A piece set down where one of the other colour had been lifted from, lifted again: it
+      // went on from there (a stop where a piece had been knocked off), nothing was taken.
+      const victim = captured.get(ev.square);
+      const v = victim === undefined ? undefined : trails.get(victim);
+      if (v) v.taken = false;
+      captured.delete(ev.square);
+      const from = id ?? victim;
+      if (from !== undefined) liftedFrom.set(ev.square, from);
       continue;
     }
-    // Taken where it stood, or where it was lifted from, the capturer set down there (the
-    // captured piece taken off first).
+    // Taken where it stood, or where it was lifted from, the capturer set down there and staying
+    // (the captured piece taken off first).
     const gone = id ?? liftedFrom.get(ev.square);
     const taken = gone === undefined ? undefined : trails.get(gone);
-    if (taken && (id !== undefined || (taken.inHand && taken.piece.color !== ev.piece.color)))
+    if (taken && id !== undefined) taken.taken = true;
+    else if (gone !== undefined && taken?.inHand && taken.piece.color !== ev.piece.color) {
       taken.taken = true;
+      captured.set(ev.square, gone);
+    }
     liftedFrom.delete(ev.square);
     const hand = hands.get(kind(ev.piece)) ?? [];
     // The piece just taken is not the one set down in its place.

@@ -226,13 +226,14 @@ export const shownBut = (st: RecognitionState, root: number, rootPos: Chess, e: 
   });
   const lying = e.residual.squares.diff(moved);
   if (lying.isEmpty() || observedAt(st, root, claimedBy('partial', e), lying) === undefined) return false;
-  // Each a piece that left its square and was never set down since, as far as the hands can be
-  // followed: not one that went elsewhere (Bd5 with the pawns of c4 and d6 "knocked over", when
-  // they had made d5 cxd5 and the bishop took on d5).
+  // None of them a piece the hands, followed through the events, show taken since: not the pawns
+  // that made d5 and cxd5, read as "knocked over" by ...Bd5 after the bishop took on d5. (Where
+  // the hands show one set down elsewhere it may still be lying: a pawn set on g6 before the g7
+  // pawn is lifted takes the place of the one knocked off f5 in the hand.)
   const trails = trailsFrom(st, root);
   return [...lying].every(sq => {
     const t = trails?.get(sq);
-    return !t || t.unsure || (t.inHand && !t.taken);
+    return !t || t.unsure || !t.taken;
   });
 };
 
