@@ -193,7 +193,10 @@ export interface Trail {
   readonly last: Square;
   /** Lifted and not set down since, or standing on `last`. */
   readonly inHand: boolean;
-  /** Replaced where it stood (captured), whatever the hand did with it after (a ghost). */
+  /**
+   * Captured: replaced where it stood, or its square taken by a piece of the other colour that
+   * stayed; whatever the hand did with it after (a ghost).
+   */
   readonly taken: boolean;
   /** Set down while another like piece was in a hand too: which of them went where is a guess. */
   readonly unsure: boolean;
@@ -203,10 +206,9 @@ export interface Trail {
  * Follows the pieces of the position at `root` through the square events since: a lift takes the
  * piece into the hand; a piece set down where one stood takes it (captured, into the hand), and
  * so does one set down and staying where one of the other colour was lifted from and is still in
- * the hand;
- * a like piece set down is the one lifted last (a piece of a kind none is in the hand of is not
- * followed). Keyed by the square each stood on at the root. Undefined where the events cannot be
- * followed (a snapshot, a board that reads occupancy only).
+ * the hand; a like piece set down is the one lifted last (a piece of a kind none is in the hand
+ * of is not followed). Keyed by the square each stood on at the root. Undefined where the events
+ * cannot be followed (a snapshot, a board that reads occupancy only).
  */
 export const trailsFrom = (st: RecognitionState, root: number): Map<Square, Trail> | undefined => {
   const before = st.game.positionView(root);
