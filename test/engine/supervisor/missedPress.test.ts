@@ -709,7 +709,7 @@ describe('a press missed', () => {
     // and ...d5, White's presses reported nothing, White's hand knocked the e5 rook over after
     // cxd5. At Black's press the search found only ...Bd5 with three pieces missing, two of them
     // the pawns the board had shown making d5 and cxd5: published, and White's press a 7.5.1.
-    // A piece counts as lying only where the hands never set it down since.
+    // A piece the hands, followed through the events, show captured since is not lying.
     const events = scriptEvents(
       everySecond(
         `@edition E23
