@@ -217,8 +217,16 @@ export const describeDamagedJournal = (c: Case): void => {
           expect(alerts(g)).toHaveLength(1);
           expect(alerts(g)[0]?.message).toContain(expected);
         });
-        // The plies played are still in the live PGN, over HTTP and republished on MQTT.
-        for (const b of boards) expect(await served(`/round-1/game-${b.number}.pgn`)).toBe(SPLIT);
+        // The plies played are still in the live PGN, over HTTP (once each game's journal has been
+        // read back: the alert comes while it is) and republished on MQTT.
+        await until(
+          async () =>
+            (await Promise.all(boards.map(b => served(`/round-1/game-${b.number}.pgn`)))).every(
+              n => n === SPLIT,
+            ),
+          10_000,
+          'every ply over HTTP after the restart',
+        );
         await waitFor(
           () =>
             games.every(g =>
