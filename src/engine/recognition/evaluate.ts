@@ -35,7 +35,13 @@ import {
   shownBut,
 } from './pressReply.js';
 import { resetBoard, showsReset, stayReset } from './reset.js';
-import { DEFAULT_MAX_NODES, type Explanation, type SearchOptions, explain } from './search.js';
+import {
+  DEFAULT_MAX_NODES,
+  type Explanation,
+  type SearchOptions,
+  type SearchResult,
+  explain,
+} from './search.js';
 import { diffSquares, inferFrom } from './sensedBoard.js';
 import { type RecognitionState, type Trigger, madeIndexOf, positionAt, squareList } from './state.js';
 
@@ -399,12 +405,6 @@ const hasMoveToPress = (st: RecognitionState, tipPos: Chess, presser: Color): bo
 const liftsSince = (st: RecognitionState): number =>
   st.evidence.filter(e => e.kind === 'square' && e.piece === 'empty').length;
 
-/** Whether a story from `tipPos` searched with `opts` (beyond the presses' bound) stands as the board. */
-const standsBeyond = (st: RecognitionState, tipPos: Chess, opts: SearchOptions): boolean => {
-  const beyond = explain(tipPos, st.sensed, st.touched, opts);
-  return beyond.exactConsistent && beyond.exact.length > 0;
-};
-
 /** Stories from `root` with every ply made, shown in order but for pieces none of them moves (`shownBut`). */
 const chasedBut = (st: RecognitionState, root: number, stories: readonly Explanation[]): Explanation[] => {
   const rootPos = positionAt(st, root);
@@ -498,6 +498,10 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
       chess960,
     };
   };
+  // The search from the tip past the presses' bound: made once at most per judgement.
+  let pastBound: SearchResult | undefined;
+  const beyondBound = (): SearchResult =>
+    (pastBound ??= explain(tipPos, st.sensed, st.touched, from(tip, true)));
   const fromTip = explain(tipPos, st.sensed, st.touched, from(tip));
   groups.push(
     { root: tip, kind: 'exact', members: fromTip.exact, consistent: fromTip.exactConsistent },
@@ -536,7 +540,8 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
     trigger.kind === 'settle' &&
     tip >= st.pressedPly + 2 &&
     (!found?.consistent || found.members.every(e => e.made === 0)) &&
-    standsBeyond(st, tipPos, from(tip, true))
+    beyondBound().exactConsistent &&
+    beyondBound().exact.length > 0
   )
     return waitForConfirm(st);
   // A revision reading the published move back to a stop its piece went on from waits (revise.ts).
@@ -703,7 +708,7 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
   // A reading the presses do not allow yet (more plies than were pressed for) waits: for a press,
   // or for the board to stand. It is never published before.
   if (bounded && trigger.kind === 'settle') {
-    const beyond = explain(tipPos, st.sensed, st.touched, from(tip, true));
+    const beyond = beyondBound();
     if (
       (beyond.exactConsistent && beyond.exact.length > 0) ||
       (beyond.partialConsistent && beyond.partial.length > 0)
