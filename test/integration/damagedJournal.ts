@@ -164,6 +164,16 @@ export const describeDamagedJournal = (c: Case): void => {
               () => undefined,
             ),
           );
+        // Every board's live PGN over HTTP holds `plies` plies.
+        const servedEverywhere = (plies: number, what: string) =>
+          until(
+            async () =>
+              (await Promise.all(boards.map(b => served(`/round-1/game-${b.number}.pgn`)))).every(
+                n => n === plies,
+              ),
+            10_000,
+            what,
+          );
         const alerts = (game: string) =>
           sub.seen
             .filter(m => m.topic === `${c.base}/alerts`)
@@ -185,14 +195,7 @@ export const describeDamagedJournal = (c: Case): void => {
         const parts = boards.map(b => stepsOf(b, SPEED, SPLIT));
         await Promise.all(boards.map((b, i) => b.pty.runner.play(parts[i]?.first ?? [])));
         await waitFor(() => games.every(g => moves(g).length >= SPLIT), 20_000, `${SPLIT} plies`);
-        await until(
-          async () =>
-            (await Promise.all(boards.map(b => served(`/round-1/game-${b.number}.pgn`)))).every(
-              n => n === SPLIT,
-            ),
-          10_000,
-          'the plies over HTTP',
-        );
+        await servedEverywhere(SPLIT, 'the plies over HTTP');
 
         if (c.stop === 'clean') expect(await daemon.stop()).toBe(0);
         else await daemon.kill();
@@ -219,14 +222,7 @@ export const describeDamagedJournal = (c: Case): void => {
         });
         // The plies played are still in the live PGN, over HTTP (once each game's journal has been
         // read back: the alert comes while it is) and republished on MQTT.
-        await until(
-          async () =>
-            (await Promise.all(boards.map(b => served(`/round-1/game-${b.number}.pgn`)))).every(
-              n => n === SPLIT,
-            ),
-          10_000,
-          'every ply over HTTP after the restart',
-        );
+        await servedEverywhere(SPLIT, 'every ply over HTTP after the restart');
         await waitFor(
           () =>
             games.every(g =>
@@ -251,14 +247,7 @@ export const describeDamagedJournal = (c: Case): void => {
           await c.later(journalDir, sizes);
           daemon = startDaemon(config);
           await ready(daemon, 'the restart after the later damage');
-          await until(
-            async () =>
-              (await Promise.all(boards.map(b => served(`/round-1/game-${b.number}.pgn`)))).every(
-                n => n === PLIES,
-              ),
-            10_000,
-            'every ply over HTTP after the later damage',
-          );
+          await servedEverywhere(PLIES, 'every ply over HTTP after the later damage');
           expect(daemon.output()).not.toMatch(/journal of game \S+ damaged/);
         }
         for (const g of games)
