@@ -203,6 +203,8 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
   ): SearchOptions => {
     const consistent = (e: Explanation, kind: 'exact' | 'partial'): boolean =>
       seenEnough(e) && isSupported(st, root, kind, e);
+    const h = squareHistory(st, root);
+    const liftedAt = (sq: Square): number => h.firstEmptied[sq] ?? -1;
     if (!occupancy) {
       return {
         maxDepth: depth,
@@ -213,9 +215,9 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
         maxNodes: nodes,
         unseenCaptures: reread,
         chess960,
+        liftedAt,
       };
     }
-    const h = squareHistory(st, root);
     return {
       maxDepth: depth,
       maxNodes: nodes,
@@ -226,6 +228,7 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
       emptied: (sq: Square) => h.emptied[sq] ?? 0,
       landedAfter: (f: Square, t: Square) => (h.lastFilled[t] ?? -1) > (h.firstEmptied[f] ?? -1),
       chess960,
+      liftedAt,
     };
   };
   // The search from the tip past the presses' bound: made once at most per judgement.

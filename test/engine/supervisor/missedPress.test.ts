@@ -904,4 +904,78 @@ describe('a press missed', () => {
     expect(events.flatMap(e => (e.type === 'alert' ? [e.code] : []))).toEqual(['board-mismatch']);
     expect(events.filter(e => e.type === 'end')).toEqual([]);
   });
+
+  it('six plies after presses stopped, made in order while the search spent its budget on other orders: followed', () => {
+    // ...Rff8 Re1 ...d3 e6 ...Bd4+ Kh1 with no press reported after ...Bf6 (White forgot, Black's
+    // presses on the lever already down report nothing), then White's press. The search as deep as
+    // the chase ran out of positions on stories beginning with ...d3 and found none: Black's next
+    // press was judged an illegal move. Moves are now tried first where the board shows their piece
+    // standing, then in the order their squares were emptied.
+    const events = scriptEvents(
+      everySecond(
+        `@start 4rr1k/3q4/1p3b1p/p1p5/P2pPPp1/1N4P1/1PQ3P1/2RR2K1 w - - 0 32
+@edition E23
+@timecontrol 5400+30
+95    press black
+415   e5 P
+476   e4 -
+1370  f6 -
+1802  g7 b
+3005  c2 -
+3212  c4 Q
+4339  f8 -
+4591  e4 r
+5431  e4 -
+5876  f5 r
+27080 c1 -
+27511 b1 R
+38182 f5 -
+38617 f6 r
+39756 f6 -
+40135 f8 r
+41066 d1 -
+41550 d2 R
+42634 d2 -
+42906 e2 R
+43986 e2 -
+44883 e1 R
+47342 d4 -
+48115 d3 p
+49252 e6 P
+49276 e5 -
+49592 e6 -
+49791 e6 P
+51183 g7 -
+51302 f6 b
+51485 f6 -
+51543 e5 b
+51618 e5 -
+51720 d4 b
+52527 g1 -
+53075 h1 K
+54047 press white
+59528 d7 -
+59946 d6 q
+60190 press black
+`,
+        62000,
+      ),
+      'presses-stopped-search-order.cbs',
+    );
+    expect(publishedSans(events)).toEqual([
+      'e5',
+      'Bg7',
+      'Qc4',
+      'Rf5',
+      'Rb1',
+      'Rff8',
+      'Re1',
+      'd3',
+      'e6',
+      'Bd4+',
+      'Kh1',
+      'Qd6',
+    ]);
+    expect(events.filter(e => e.type === 'alert')).toEqual([]);
+  });
 });
