@@ -11,7 +11,7 @@ import { SquareSet } from 'chessops';
 import { detectGesture, isGestureUnderway, isReplyKing } from './gesture.js';
 import type { RecognitionOutput } from './outputs.js';
 import { type Group, chooseGroup, isSupported } from './choose.js';
-import { squareHistory } from './evidence.js';
+import { moveOrder, squareHistory } from './evidence.js';
 import {
   finalizesWentOn,
   isReopened,
@@ -204,7 +204,7 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
     const consistent = (e: Explanation, kind: 'exact' | 'partial'): boolean =>
       seenEnough(e) && isSupported(st, root, kind, e);
     const h = squareHistory(st, root);
-    const liftedAt = (sq: Square): number => h.firstEmptied[sq] ?? -1;
+    const order = moveOrder(h, st.sensed);
     if (!occupancy) {
       return {
         maxDepth: depth,
@@ -215,7 +215,7 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
         maxNodes: nodes,
         unseenCaptures: reread,
         chess960,
-        liftedAt,
+        order,
       };
     }
     return {
@@ -228,7 +228,7 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
       emptied: (sq: Square) => h.emptied[sq] ?? 0,
       landedAfter: (f: Square, t: Square) => (h.lastFilled[t] ?? -1) > (h.firstEmptied[f] ?? -1),
       chess960,
-      liftedAt,
+      order,
     };
   };
   // The search from the tip past the presses' bound: made once at most per judgement.

@@ -6,8 +6,9 @@
  *   observedAt(st, st.anchor, [afterE4, afterE5]);   // [1, 3]: shown after events 1 and 3
  *   longestDwell(st, st.anchor, afterE4);            // 640 (ms the board showed it, at most)
  */
-import type { Board, Chess, Piece, Square } from 'chessops';
-import { SquareSet } from 'chessops';
+import type { Board, Chess, NormalMove, Piece, Role, Square } from 'chessops';
+import { SquareSet, kingCastlesTo } from 'chessops';
+import { castlingSide } from 'chessops/chess';
 import type { BoardEvent } from './boardEvent.js';
 import {
   type SensedBoard,
@@ -163,16 +164,24 @@ export interface SquareHistory {
   readonly firstEmptied: readonly number[];
   /** Index of the last event filling each square (-1: none). */
   readonly lastFilled: readonly number[];
+  /** What was set down on each square: a bit per piece (`pieceBit`), one for an unidentified one. */
+  readonly landed: readonly number[];
 }
+
+const ROLES: readonly Role[] = ['pawn', 'knight', 'bishop', 'rook', 'queen', 'king'];
+const OCCUPIED_BIT = 1 << 12;
+const pieceBit = (p: Piece): number => 1 << ((p.color === 'white' ? 0 : 6) + ROLES.indexOf(p.role));
 
 /** Square by square history of the events since `root` (a snapshot counts for the squares it shows). */
 export const squareHistory = (st: RecognitionState, root: number): SquareHistory => {
   const emptied = new Array<number>(64).fill(0);
   const firstEmptied = new Array<number>(64).fill(-1);
   const lastFilled = new Array<number>(64).fill(-1);
-  const note = (sq: number, empty: boolean, j: number): void => {
-    if (!empty) {
+  const landed = new Array<number>(64).fill(0);
+  const note = (sq: number, content: Piece | 'empty' | 'occupied', j: number): void => {
+    if (content !== 'empty') {
       lastFilled[sq] = j;
+      landed[sq] = (landed[sq] ?? 0) | (content === 'occupied' ? OCCUPIED_BIT : pieceBit(content));
       return;
     }
     emptied[sq] = (emptied[sq] ?? 0) + 1;
@@ -180,11 +189,34 @@ export const squareHistory = (st: RecognitionState, root: number): SquareHistory
   };
   for (let j = madeIndexOf(st, root) + 1; j < st.evidence.length; j++) {
     const e = st.evidence[j];
-    if (e?.kind === 'square') note(e.square, e.piece === 'empty', j);
-    else if (e?.kind === 'snapshot') e.board.forEach((c, sq) => note(sq, c === 'empty', j));
+    if (e?.kind === 'square') note(e.square, e.piece, j);
+    else if (e?.kind === 'snapshot') e.board.forEach((c, sq) => note(sq, c, j));
   }
-  return { emptied, firstEmptied, lastFilled };
+  return { emptied, firstEmptied, lastFilled, landed };
 };
+
+/**
+ * Ranks moves for the search (`SearchOptions.order`, lower first): first those whose piece the
+ * events show set down where the move puts it, then by when the square it leaves was first
+ * emptied, then those whose piece stands there now. The true story's moves come first so, and
+ * where the search's budget runs out it has tried them (...Rb8 before ...Na5 when a8 was lifted
+ * first, not ...Ra7 that nobody played).
+ */
+export const moveOrder =
+  (h: SquareHistory, sensed: SensedBoard) =>
+  (pos: Chess, move: NormalMove): number => {
+    const color = pos.turn;
+    const role = move.promotion ?? pos.board.getRole(move.from) ?? 'pawn';
+    // Castling is the king taking its own rook: the king's square is where it lands.
+    const side = castlingSide(pos, move);
+    const to = side ? kingCastlesTo(color, side) : move.to;
+    const landed = h.landed[to] ?? 0;
+    const seen = (landed & (OCCUPIED_BIT | pieceBit({ color, role }))) !== 0;
+    const lifted = h.firstEmptied[move.from] ?? -1;
+    const stands =
+      sensed.occupied.has(to) && (sensed.unknown.has(to) || (sensed[color].has(to) && sensed[role].has(to)));
+    return ((seen ? 0 : 1 << 20) + (lifted < 0 ? (1 << 20) - 1 : lifted)) * 2 + (stands ? 0 : 1);
+  };
 
 /** Where a piece standing at the root went, following the hands through the square events. */
 export interface Trail {

@@ -78,12 +78,12 @@ export interface SearchOptions {
   /** A Chess960 game: castlings in which the king or the rook stays on its square are looked for too. */
   readonly chess960?: boolean;
   /**
-   * When the evidence first emptied each square since the root (an order; absent: never). Moves are
-   * tried in that order, so that where the node budget runs out the stories the hands showed in
-   * the order they were made were tried first: six plies after presses forgotten, ...Rf8 Re1 ...d3
-   * e6 ...Bd4+ Kh1, were not found when the budget went to stories beginning with ...d3.
+   * The order moves are tried in (lower first; absent: as generated). Where the node budget runs
+   * out, the stories tried are those whose first moves come first: the caller ranks the moves the
+   * evidence shows (six plies after presses forgotten, ...Rff8 Re1 ...d3 e6 ...Bd4+ Kh1, were not
+   * found when the budget went to stories beginning with ...d3).
    */
-  readonly liftedAt?: (square: Square) => number;
+  readonly order?: (pos: Chess, move: NormalMove) => number;
 }
 
 export interface SearchResult {
@@ -238,27 +238,12 @@ const candidates = (node: Node, s: SensedBoard, touched: SquareSet, opts: Search
       }
     }
   }
-  const liftedAt = opts.liftedAt;
-  if (liftedAt === undefined) return out;
-  // First the moves whose piece the board shows standing where they put it, then by when their
-  // square was first emptied. Stable: ties keep the order they were generated in.
-  const key = (c: Candidate): number => {
-    const t = liftedAt(c.move.from);
-    return (standsWhereMoved(pos, s, c.move) ? 0 : 1 << 30) + (t < 0 ? (1 << 30) - 1 : t);
-  };
-  return out.sort((x, y) => key(x) - key(y));
-};
-
-/** Does the sensed board show the piece `move` moves on the square it puts it (a castling king on its own)? */
-const standsWhereMoved = (pos: Chess, s: SensedBoard, move: NormalMove): boolean => {
-  const color = pos.turn;
-  const role = move.promotion ?? pos.board.getRole(move.from);
-  if (role === undefined) return false;
-  // Castling is the king taking its own rook: the king ends on the g- or c-file of its rank.
-  const side = castlingSide(pos, move);
-  const to = side ? kingCastlesTo(color, side) : move.to;
-  if (!s.occupied.has(to)) return false;
-  return s.unknown.has(to) || (s[color].has(to) && s[role].has(to));
+  const order = opts.order;
+  if (order === undefined) return out;
+  // Stable: moves ranked alike keep the order they were generated in.
+  const ranked = out.map(c => ({ c, rank: order(pos, c.move) }));
+  ranked.sort((x, y) => x.rank - y.rank);
+  return ranked.map(r => r.c);
 };
 
 /** Explanations the sensors saw best: those with the fewest captures on squares that did not change. */

@@ -978,4 +978,67 @@ describe('a press missed', () => {
     ]);
     expect(events.filter(e => e.type === 'alert')).toEqual([]);
   });
+
+  it('...Rb8 and back to a8 among six plies after presses stopped: the moves seen set down are tried first', () => {
+    // Qf2 ...Rb8 f4 ...Na5 Ba7 ...Ra8 with no press reported after Qe2, then Black's press. Tried in
+    // the order their squares were emptied the search began with ...Ra7 (the a8 rook's first move
+    // generated, never set down on a7) and ran out of positions: White's next press was judged an
+    // illegal move and the game ended. Moves whose piece the events show set down come first.
+    const events = scriptEvents(
+      everySecond(
+        `@start r1b1kb1r/1p3ppp/pqnppn2/8/4P1P1/1NN2P2/PPP1Q2P/R1B1KB1R b KQkq - 1 11
+@edition E23
+@timecontrol 5400+30
+453   press white
+2551  b6 -
+3405  c7 q
+5594  c1 -
+5933  d2 B
+6932  d2 -
+7654  e3 B
+13731 b7 -
+13932 b6 p
+15011 b6 -
+15213 b5 p
+20271 a1 -
+20299 e1 -
+20627 d1 R
+20766 c1 K
+21455 b2 -
+21603 b2 P
+27856 f6 -
+28505 d7 n
+50948 e2 -
+51807 f2 Q
+52174 a8 -
+52829 b8 r
+53686 f3 -
+54232 f4 P
+55198 c6 -
+55516 b6 n
+56480 b6 -
+56865 a4 n
+58026 a4 -
+58551 a5 n
+59495 e3 -
+59549 d4 B
+59731 d4 -
+59850 c5 B
+59991 c5 -
+60038 b6 B
+60192 b6 -
+60223 a7 B
+63789 b8 -
+64555 a8 r
+65341 a8 -
+65602 a8 r
+66690 press black
+`,
+        68000,
+      ),
+      'presses-stopped-rook-back.cbs',
+    );
+    expect(publishedSans(events).slice(-6)).toEqual(['Qf2', 'Rb8', 'f4', 'Na5', 'Ba7', 'Ra8']);
+    expect(events.filter(e => e.type === 'alert')).toEqual([]);
+  });
 });
