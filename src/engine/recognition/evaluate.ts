@@ -373,11 +373,18 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
   // After an undecided catch-up an explanation the evidence does not support is not taken: it
   // would guess the order (publish one of the orders, or a half-made move continuing one). Nor is
   // a half-made one: the plies its orders agree on would be published before the arbiter ordered.
-  const choice = st.undecided && found && (!found.consistent || found.kind === 'partial') ? undefined : found;
+  // Nor, at a press, on a board left beyond reach after missed presses (`beyondReach`): the plies
+  // made meanwhile are not known, and a reading the evidence does not support would guess them
+  // (...Rd8 published for ...Nb4 Qd2 ...Rd8, the next press then judged an illegal move).
+  const choice =
+    (st.undecided && found && (!found.consistent || found.kind === 'partial')) ||
+    (st.beyondReach && found && !found.consistent)
+      ? undefined
+      : found;
   // At a press nothing explains: maybe the presser's move is complete and the reply had begun
   // before the press was reported (a king set down on d7 on its way to e8). The opponent's pieces
   // off the game's squares are the reply in hand, never part of the presser's move.
-  if (trigger.kind === 'press' && !reread && !st.undecided) {
+  if (trigger.kind === 'press' && !reread && !st.undecided && !st.beyondReach) {
     if (!choice) {
       const reply = replyInHand(st, trigger.side, from);
       if (reply) return decidePartial(st, reply.root, reply.members, now, trigger);
@@ -488,7 +495,6 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
       (trigger.kind === 'press' &&
         bounded &&
         !snapshot &&
-        tipPos.turn === trigger.side &&
         tip >= st.pressedPly + 2 &&
         liftsSince(st) > st.options.chasePlies));
   const judged = beyond ? { ...searched, beyondReach: true } : searched;

@@ -1041,4 +1041,188 @@ describe('a press missed', () => {
     expect(publishedSans(events).slice(-6)).toEqual(['Qf2', 'Rb8', 'f4', 'Na5', 'Ba7', 'Ra8']);
     expect(events.filter(e => e.type === 'alert')).toEqual([]);
   });
+
+  it("eight plies with no press reported, then the press of the side that made the last published ply: the arbiter's", () => {
+    // Rxf5 ...Qe7 Ng4 followed (presses stopped), then ...Bc8 Nf6+ ...gxf6 Bxf6 ...Bxf5 Bxe7 ...Be6
+    // Qd1 and White's press, the last published ply (Ng4) White's own: the board beyond reach was
+    // read as White's move standing and the board gone wrong after it (nothing said, the clock not
+    // passed on), then Black's presses judged illegal moves and the game ended. Such a press is
+    // beyond reach like the other side's: one board-mismatch, no 7.5.1, no end.
+    const events = scriptEvents(
+      everySecond(
+        `@start r2q1rk1/1b3ppp/1np5/p1b1Np2/Pp2P3/1Q1P2P1/1B1N2BP/5R1K w - - 0 19
+@edition E23
+@timecontrol 5400+30
+273   press black
+783   f1 -
+1554  f5 R
+2080  f5 -
+2433  f5 R
+7617  d8 -
+8374  e7 q
+9141  e7 -
+9370  e7 q
+18972 e5 -
+19255 g4 N
+24564 b7 -
+25404 c8 b
+26440 g4 -
+26737 g6 N
+27764 g6 -
+28383 f6 N
+29233 f6 -
+29579 f6 N
+30321 f6 -
+31070 g7 -
+31540 g5 p
+32514 g5 -
+32771 e5 p
+33700 e5 -
+34319 f6 p
+34605 g7 N
+34892 g7 -
+36193 b2 -
+36498 c3 B
+37677 c3 -
+38493 f6 B
+39135 f6 -
+39422 f6 B
+40593 f5 -
+41895 c8 -
+42693 f5 b
+44759 f6 -
+45568 e7 B
+45715 d7 q
+45797 d7 -
+46787 e7 -
+47161 e7 B
+47784 f5 -
+48106 d6 b
+49081 d6 -
+49327 e6 b
+49979 e6 -
+50251 e6 b
+53487 b3 -
+53885 d1 Q
+54657 press white
+83485 e7 -
+84484 c5 -
+84637 d6 b
+85443 d6 -
+85994 e7 b
+86392 press black
+87518 e5 P
+87573 e4 -
+87954 press white
+93899 b6 -
+94355 e4 n
+95419 e4 -
+96047 d5 n
+97957 d1 -
+98237 press black
+98422 h5 Q
+`,
+        100000,
+      ),
+      'presses-stopped-beyond-reach-own-ply.cbs',
+    );
+    expect(publishedSans(events)).toEqual(['Rxf5', 'Qe7', 'Ng4']);
+    expect(events.flatMap(e => (e.type === 'alert' ? [e.code] : []))).toEqual(['board-mismatch']);
+    expect(events.filter(e => e.type === 'end')).toEqual([]);
+  });
+
+  it('a board left beyond reach: a later press does not publish a reading the evidence does not support', () => {
+    // ...Bf8 Qc2 followed (presses stopped), then ...Nb4 Qd2 ...Rd8 Qe3 ...Qa2 Bc3 ...Nd5 and
+    // Black's press: beyond reach, the arbiter's. A press of White's half a minute later took the
+    // unsupported reading ...Rd8 (the rook the only piece of Black's on a new square the search
+    // could place) and published it, and White's presses after were judged illegal moves. Until the
+    // board shows the game again, a press there publishes nothing and judges nothing.
+    const events = scriptEvents(
+      everySecond(
+        `@start 2b1r1k1/1p3pb1/2p1q1pp/P1QnN3/3P3P/6P1/1B3PB1/2R3K1 b - - 4 45
+@edition E23
+@timecontrol 5400+30
+108   press white
+3691  g7 -
+4476  f8 b
+5313  c5 -
+6166  c2 Q
+34820 d5 -
+35570 b4 n
+38912 c2 -
+39181 d2 Q
+39884 e8 -
+40165 d8 r
+40425 d8 -
+40820 d8 r
+41660 d2 -
+41933 e2 Q
+43000 e2 -
+43582 e3 Q
+43679 e3 -
+43743 e3 Q
+44421 e6 -
+44803 a2 q
+46318 b2 -
+46709 d3 B
+47806 d3 -
+48066 c3 B
+50450 g1 -
+50936 g1 K
+51672 b4 -
+52492 d5 n
+53020 e3 -
+53237 press black
+53916 f3 Q
+54599 press white
+76963 d5 -
+77355 b2 n
+78240 b2 -
+78816 c3 n
+79247 c3 -
+79520 c3 n
+80372 f3 -
+80477 press black
+81264 c3 -
+81675 c3 Q
+81845 b2 n
+82052 b2 -
+82574 press white
+83788 a2 -
+84005 a3 q
+84132 a3 -
+84161 a3 q
+84369 press black
+86283 a3 -
+87365 c3 -
+87629 b4 Q
+88769 b4 -
+89029 a3 Q
+89257 a3 -
+89339 a3 Q
+90927 a3 -
+91135 press white
+92162 f8 -
+92817 a3 b
+93378 press black
+100299 c1 -
+100851 d1 R
+101692 d1 -
+102035 d1 R
+102670 a3 -
+102870 c5 b
+104924 a5 -
+105340 a6 P
+105541 a6 -
+105567 a6 P
+107732 press white
+`,
+        110000,
+      ),
+      'beyond-reach-no-guess.cbs',
+    );
+    expect(publishedSans(events)).toEqual(['Bf8', 'Qc2']);
+    expect(events.flatMap(e => (e.type === 'alert' ? [e.code] : []))).toEqual(['board-mismatch']);
+    expect(events.filter(e => e.type === 'end')).toEqual([]);
+  });
 });
