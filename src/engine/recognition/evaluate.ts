@@ -11,7 +11,7 @@ import { SquareSet } from 'chessops';
 import { detectGesture, isGestureUnderway, isReplyKing } from './gesture.js';
 import type { RecognitionOutput } from './outputs.js';
 import { type Group, chooseGroup, isSupported } from './choose.js';
-import { moveOrder, squareHistory } from './evidence.js';
+import { liftsSince, moveOrder, squareHistory } from './evidence.js';
 import {
   finalizesWentOn,
   isReopened,
@@ -130,10 +130,6 @@ const hasSnapshot = (st: RecognitionState): boolean => st.evidence.some(e => e.k
 const hasMoveToPress = (st: RecognitionState, tipPos: Chess, presser: Color): boolean =>
   (tipPos.turn !== presser && st.game.length > st.pressedPly) ||
   diffSquares(tipPos.board, st.sensed).intersects(tipPos.board[presser].union(st.sensed[presser]));
-
-/** Pieces lifted since the last final ply (each ply lifts one at least). */
-const liftsSince = (st: RecognitionState): number =>
-  st.evidence.filter(e => e.kind === 'square' && e.piece === 'empty').length;
 
 /** Stories from `root` with every ply made, shown in order but for pieces none of them moves (`shownBut`). */
 const chasedBut = (st: RecognitionState, root: number, stories: readonly Explanation[]): Explanation[] => {

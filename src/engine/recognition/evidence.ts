@@ -156,6 +156,10 @@ export const lastShownIndex = (st: RecognitionState, root: number, board: Board)
   return last;
 };
 
+/** Pieces lifted since the last final ply (each ply lifts one at least). */
+export const liftsSince = (st: RecognitionState): number =>
+  st.evidence.filter(e => e.kind === 'square' && e.piece === 'empty').length;
+
 /** What the evidence since `root` shows on each square (index): how occupancy-only captures are judged. */
 export interface SquareHistory {
   /** How many times each square was emptied. */

@@ -11,7 +11,7 @@
 import type { Chess, Color, Piece, Square } from 'chessops';
 import { opposite } from 'chessops';
 import { claimsStood } from './choose.js';
-import { trailsFrom } from './evidence.js';
+import { liftsSince, trailsFrom } from './evidence.js';
 import {
   type ReplyReading,
   isPressedStory,
@@ -46,6 +46,7 @@ const missedPress = (
   from: (root: number) => SearchOptions,
 ): PressReading | undefined => {
   const pressed = (e: Explanation): boolean => isPressedStory(e, presser);
+  const deep = liftsSince(st) > st.options.chasePlies;
   for (let root = st.game.length; root >= st.anchor; root--) {
     const rootPos = positionAt(st, root);
     const opts = from(root);
@@ -59,9 +60,12 @@ const missedPress = (
       : [];
     if (exact.length > 0)
       return { root, members: longerStood(st, root, rootPos, opts, exact, pressed), kind: 'exact' };
+    // Where more pieces were lifted than the search follows plies, a piece lying (`shownBut`) may
+    // as well have been captured in plies beyond it (Bd4 ...Bxd4 Rxd4 ...e5 Rd6 read as Rd6 with
+    // the bishops of e3 and f6 lying): one at most is read so.
     const shown = found.partialConsistent
       ? found.partial.filter(pressed)
-      : found.partial.filter(e => pressed(e) && shownBut(st, root, rootPos, e));
+      : found.partial.filter(e => pressed(e) && shownBut(st, root, rootPos, e, deep));
     const partial = lastLifted(st, root, lastSetDown(st, root, shown));
     if (partial.length > 0) return { root, members: partial, kind: 'partial' };
   }

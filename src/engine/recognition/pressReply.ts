@@ -216,9 +216,15 @@ export const isPressedStory = (e: Explanation, presser: Color): boolean =>
 /**
  * Did the board show the story's positions in order, but for pieces in hand that none of its
  * plies moves (a pawn knocked over as the reply's hand withdrew, lying since: the position after
- * the presser's move was never shown with it standing)?
+ * the presser's move was never shown with it standing)? With `oneOnly`, one such piece at most.
  */
-export const shownBut = (st: RecognitionState, root: number, rootPos: Chess, e: Explanation): boolean => {
+export const shownBut = (
+  st: RecognitionState,
+  root: number,
+  rootPos: Chess,
+  e: Explanation,
+  oneOnly = false,
+): boolean => {
   if (e.residual.kind !== 'lifted') return false;
   let moved = SquareSet.empty();
   e.path.forEach((m, i) => {
@@ -230,6 +236,9 @@ export const shownBut = (st: RecognitionState, root: number, rootPos: Chess, e: 
   // that made d5 and cxd5, read as "knocked over" by ...Bd5 after the bishop took on d5. (Where
   // the hands show one set down elsewhere it may still be lying: a pawn set on g6 before the g7
   // pawn is lifted takes the place of the one knocked off f5 in the hand.)
+  // With `oneOnly`, one piece at most: a hand knocks one over now and then, not the pieces of
+  // plies nobody followed.
+  if (oneOnly && lying.size() > 1) return false;
   const trails = trailsFrom(st, root);
   return [...lying].every(sq => {
     const t = trails?.get(sq);

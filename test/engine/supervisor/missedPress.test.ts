@@ -1225,4 +1225,87 @@ describe('a press missed', () => {
     expect(events.flatMap(e => (e.type === 'alert' ? [e.code] : []))).toEqual(['board-mismatch']);
     expect(events.filter(e => e.type === 'end')).toEqual([]);
   });
+
+  it('plies beyond reach after presses stopped: no missed-press reading with pieces lying, the arbiter has it', () => {
+    // Presses stopped after ...Bf6; c5 ...bxc5 dxc5 ...Ba6 followed, then Qc2 ...Rb8 Bd4 ...Bxd4
+    // Rxd4 ...e5 Rd6 and White's press with Black's e-pawn lifted (seven plies, more pieces lifted
+    // than the search follows). Read as Qc2 ...Rb8 Rd6 with the bishops of e3 and f6 "knocked over"
+    // (lying), published, and Black's presses then judged illegal moves. With more lifts than the
+    // search's depth, missing pieces may as well have been captured in plies beyond it: the press
+    // is the arbiter's.
+    const events = scriptEvents(
+      everySecond(
+        `@start r1qr2k1/1b4pp/1pp1pb2/p4p2/P1PP4/6P1/1P2QPBP/R1BR2K1 w - - 4 19
+@edition E23
+@timecontrol 5400+30
+87    press black
+9281  c1 -
+9974  e3 B
+10560 d8 -
+11051 f8 r
+11996 f8 -
+12882 e8 r
+27822 c4 -
+28287 c5 P
+28936 c5 -
+29979 b6 -
+30721 c5 p
+40080 c5 -
+40619 d4 -
+41030 c5 P
+43045 b7 -
+43924 a6 b
+44054 a6 -
+44115 a6 b
+51427 e2 -
+52148 c2 Q
+52332 c2 -
+52422 c2 Q
+54265 a8 -
+55155 b8 r
+57050 e3 -
+57265 e4 B
+58305 e4 -
+58490 e5 B
+59647 e5 -
+59880 d4 B
+60563 d4 -
+61699 f6 -
+62056 e5 b
+63108 e5 -
+63847 d4 b
+64005 c4 B
+64352 c4 -
+65331 d4 -
+66643 d1 -
+66988 d4 R
+67130 d5 b
+67422 d5 -
+68011 d4 -
+68384 d4 R
+71593 e6 -
+72195 e5 p
+73512 d4 -
+73753 d6 R
+73820 d6 -
+73846 d6 R
+74061 g2 -
+74494 g2 B
+75581 d6 -
+75906 d6 R
+76280 e5 -
+76373 press white
+76736 d4 p
+77617 d4 -
+78374 e4 p
+79064 press black
+`,
+        82000,
+      ),
+      'beyond-reach-no-lying.cbs',
+    );
+    expect(publishedSans(events)).toEqual(['Be3', 'Re8', 'c5', 'bxc5', 'dxc5', 'Ba6']);
+    expect(events.flatMap(e => (e.type === 'alert' ? [e.code] : []))).toEqual(['board-mismatch']);
+    expect(events.filter(e => e.type === 'end')).toEqual([]);
+  });
 });
