@@ -192,6 +192,9 @@ describe('fast hands over the whole corpus: the runs that once failed', () => {
     ['kasparov.pgn', 1950, 15, true, `${STRESSED},forgetPress=0.2`, '1000'],
     ['kasparov.pgn', 1187, 15, true, `${STRESSED},forgetPress=0.2`, '1000'],
     ['kasparov.pgn', 1497, 15, true, `${STRESSED},forgetPress=0.2`, '1000'],
+    // And a half-made story with the presser's rook "in hand" on c6 where the hands show it went
+    // on (...Rc6 for ...Rcc1 Rxd1 ...Rxd1+).
+    ['carlsen.pgn', 1093, 15, true, `${STRESSED},forgetPress=0.2`, '1000'],
   ] as const)('%s #%i seed %i, clock %s: the record, no alert', (file, n, seed, clock, rates, level) => {
     const verdict = verdictOf(file, n, seed, clock, rates, level);
     expect(verdict.problems).toEqual([]);

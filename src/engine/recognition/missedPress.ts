@@ -11,7 +11,7 @@
 import type { Chess, Color, Piece, Square } from 'chessops';
 import { opposite } from 'chessops';
 import { claimsStood } from './choose.js';
-import { liftsSince, trailsFrom } from './evidence.js';
+import { type Trail, liftsSince, trailsFrom } from './evidence.js';
 import {
   type ReplyReading,
   isPressedStory,
@@ -49,7 +49,18 @@ const missedPress = (
   const deep = liftsSince(st) > st.options.chasePlies;
   for (let root = st.game.length; root >= st.anchor; root--) {
     const rootPos = positionAt(st, root);
-    const opts = from(root);
+    // A half-made story leaving a piece of the presser's missing from where it puts it, where the
+    // hands show no piece lifted from there (...Rc6 with the rook gone from c6, White's rook and
+    // king in hand, the rook having gone on to c1 and d1), does not stop the search short of one
+    // that needs no such piece (...Rcc1 Rxd1 ...Rxd1+ with the king lifted for Kf2). One lifted
+    // there is the reply's capture begun (Qxd4+ with the queen taken off d4 for ...cxd4).
+    const base = from(root);
+    const trails = trailsFrom(st, root);
+    const opts: SearchOptions = {
+      ...base,
+      consistent: (e, kind) =>
+        (base.consistent?.(e, kind) ?? true) && (kind === 'exact' || ownLiftedShown(e, presser, trails)),
+    };
     const found = explain(rootPos, st.sensed, st.touched, opts);
     // Not a story making final a ply whose piece went on from its square before the next ply
     // (...Qc2 Rfxc2 when the queen had gone on to b1 and stood 3 s before the rook came to c2).
@@ -128,6 +139,19 @@ const missedPressReplyInHand = (
     }
   }
   return undefined;
+};
+
+/**
+ * Whether each piece of `color`'s the story leaves missing from where it puts it was lifted from
+ * there last, as the hands show it (followed from the story's root; true where they cannot be).
+ */
+const ownLiftedShown = (e: Explanation, color: Color, trails: Map<Square, Trail> | undefined): boolean => {
+  const after = e.positions[e.positions.length - 1];
+  if (!trails || e.residual.kind !== 'lifted' || after === undefined) return true;
+  const missing = e.residual.squares.intersect(after.board[color]);
+  if (missing.isEmpty()) return true;
+  const lifted = [...trails.values()].filter(t => t.piece.color === color && t.inHand);
+  return [...missing].every(sq => lifted.some(t => t.last === sq));
 };
 
 /** Whether the story leaves pieces of `color`'s missing from where it puts them (knocked over?). */

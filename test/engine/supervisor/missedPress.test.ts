@@ -1308,4 +1308,54 @@ describe('a press missed', () => {
     expect(events.flatMap(e => (e.type === 'alert' ? [e.code] : []))).toEqual(['board-mismatch']);
     expect(events.filter(e => e.type === 'end')).toEqual([]);
   });
+
+  it('...Rcc1 Rxd1 ...Rxd1+ after a missed press, the rook resting on c6: not ...Rc6 with the rook "in hand"', () => {
+    // White's press after Rxe2, then ...Rd1+ Re1 (presses unreported), ...Rcc1 (resting on c6 on
+    // the way) Rxd1 ...Rxd1+ and Black's press as White lifts his king for Kf2. The missed-press
+    // search stopped at ...Rc6, the rook missing from c6 and White's rook and king in hand, though
+    // the hands show the rook went on to c1 and d1: ...Rc6 was published and the game ended on
+    // Black's later presses. Such a story no longer stops the search short.
+    const events = scriptEvents(
+      everySecond(
+        `@start 2rrb1k1/6pp/5p2/pP2P3/7B/R3P3/4R1PP/6K1 b - - 0 30
+@edition E23
+@timecontrol 5400+30
+126   press white
+1649  d8 -
+1865  d3 r
+2666  d3 -
+3095  d2 r
+4275  d2 -
+4567  d1 r
+4748  d1 -
+4803  d1 r
+6783  e2 -
+7342  e1 R
+8248  e1 -
+8400  e1 R
+8506  c8 -
+8918  c6 r
+10079 c6 -
+10804 c1 r
+11562 d1 -
+12668 e1 -
+12913 c2 R
+13852 c2 -
+14311 d1 R
+14727 c1 -
+15415 d1 r
+15489 c1 R
+15879 c1 -
+17941 g1 -
+18003 press black
+18823 f2 K
+19538 press white
+`,
+        21000,
+      ),
+      'missed-press-rook-went-on.cbs',
+    );
+    expect(publishedSans(events)).toEqual(['Rd1+', 'Re1', 'Rcc1', 'Rxd1', 'Rxd1+', 'Kf2']);
+    expect(events.filter(e => e.type === 'alert')).toEqual([]);
+  });
 });
