@@ -195,6 +195,9 @@ describe('fast hands over the whole corpus: the runs that once failed', () => {
     // And a half-made story with the presser's rook "in hand" on c6 where the hands show it went
     // on (...Rc6 for ...Rcc1 Rxd1 ...Rxd1+).
     ['carlsen.pgn', 1093, 15, true, `${STRESSED},forgetPress=0.2`, '1000'],
+    // Or the reply's king "in hand" from e8 where the hands show it set down on d7 and standing
+    // (Rh7 for Rh8+ ...Kd7 Rh7+).
+    ['twic1256.pgn', 1946, 15, true, `${STRESSED},forgetPress=0.2`, '1000'],
   ] as const)('%s #%i seed %i, clock %s: the record, no alert', (file, n, seed, clock, rates, level) => {
     const verdict = verdictOf(file, n, seed, clock, rates, level);
     expect(verdict.problems).toEqual([]);

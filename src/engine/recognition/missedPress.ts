@@ -53,13 +53,16 @@ const missedPress = (
     // hands show no piece lifted from there (...Rc6 with the rook gone from c6, White's rook and
     // king in hand, the rook having gone on to c1 and d1), does not stop the search short of one
     // that needs no such piece (...Rcc1 Rxd1 ...Rxd1+ with the king lifted for Kf2). One lifted
-    // there is the reply's capture begun (Qxd4+ with the queen taken off d4 for ...cxd4).
+    // there is the reply's capture begun (Qxd4+ with the queen taken off d4 for ...cxd4). So for
+    // the reply's pieces: Qxg6 ...fxg6 Rh7 with Black's king "lifted from e8", where it was set
+    // down on d7 and stood, is not Qxg6 ...fxg6 Rh8+ ...Kd7 Rh7+ with the king lifted for ...Kd6.
     const base = from(root);
     const trails = trailsFrom(st, root);
     const opts: SearchOptions = {
       ...base,
       consistent: (e, kind) =>
-        (base.consistent?.(e, kind) ?? true) && (kind === 'exact' || ownLiftedShown(e, presser, trails)),
+        (base.consistent?.(e, kind) ?? true) &&
+        (kind === 'exact' || (liftedShown(e, presser, trails) && liftedShown(e, opposite(presser), trails))),
     };
     const found = explain(rootPos, st.sensed, st.touched, opts);
     // Not a story making final a ply whose piece went on from its square before the next ply
@@ -145,7 +148,7 @@ const missedPressReplyInHand = (
  * Whether each piece of `color`'s the story leaves missing from where it puts it was lifted from
  * there last, as the hands show it (followed from the story's root; true where they cannot be).
  */
-const ownLiftedShown = (e: Explanation, color: Color, trails: Map<Square, Trail> | undefined): boolean => {
+const liftedShown = (e: Explanation, color: Color, trails: Map<Square, Trail> | undefined): boolean => {
   const after = e.positions[e.positions.length - 1];
   if (!trails || e.residual.kind !== 'lifted' || after === undefined) return true;
   const missing = e.residual.squares.intersect(after.board[color]);

@@ -1358,4 +1358,110 @@ describe('a press missed', () => {
     expect(publishedSans(events)).toEqual(['Rd1+', 'Re1', 'Rcc1', 'Rxd1', 'Rxd1+', 'Kf2']);
     expect(events.filter(e => e.type === 'alert')).toEqual([]);
   });
+
+  it('Qxg6 ...fxg6 Rh8+ ...Kd7 Rh7+ after a missed press, the king lifted for ...Kd6: not Rh7 with the king "lifted from e8"', () => {
+    // Black's press after ...Rg8, then Rxh5 ...Rxg6 Qxg6 ...fxg6 Rh8+ (resting on h7 on the way)
+    // ...Kd7 Rh7+ with no press reported, and White's press as Black lifts his king for ...Kd6.
+    // The missed-press search stopped at Qxg6 ...fxg6 Rh7 with Black's king in hand from e8,
+    // though the hands show it set down on d7 and standing there for seconds: Rh7 stood, and
+    // Black's presses were judged illegal moves. A story leaving a piece missing where the hands
+    // show none lifted from there no longer stops the search short, for either side's pieces.
+    const events = scriptEvents(
+      everySecond(
+        `@start r3k1r1/p1q2p2/2p3N1/P2p3n/3P4/4PP2/1P3K2/2R3QR w q - 1 30
+@edition E23
+@timecontrol 5400+30
+109   press black
+1233  h1 -
+1364  h2 R
+1504  h2 -
+1648  h3 R
+1802  h3 -
+1876  h4 R
+1967  h4 -
+2013  h5 R
+2158  g5 n
+2447  g5 -
+4023  g8 -
+4449  g7 r
+5264  g7 -
+5453  h6 r
+6317  h6 -
+6925  g6 -
+7499  g6 r
+8264  a7 -
+8702  a7 p
+35711 g1 -
+36170 g6 Q
+37882 g6 -
+38212 g6 Q
+40280 f7 -
+41061 g6 p
+41285 g7 Q
+41414 g7 -
+43207 h5 -
+43648 h6 R
+44546 h6 -
+44897 h7 R
+46069 h7 -
+46320 h8 R
+47578 e8 -
+48477 d7 k
+50602 h8 -
+50931 h6 R
+51920 h6 -
+52742 h7 R
+53215 d7 -
+53307 press white
+53660 c5 k
+54709 c5 -
+55210 d6 k
+55457 d6 -
+55477 d6 k
+57419 press black
+59251 h7 -
+60028 c7 -
+60390 c7 R
+61332 d6 -
+61477 press white
+61728 d8 k
+62590 d8 -
+63402 c7 k
+63983 c7 -
+64369 c7 k
+68338 c1 -
+68425 d1 R
+68509 d1 -
+68630 e1 R
+68696 e1 -
+68743 f1 R
+68790 f1 -
+68899 g1 R
+70505 a8 -
+71128 b8 r
+72524 g1 -
+72638 press black
+72962 g5 R
+`,
+        76000,
+      ),
+      'missed-press-king-stood.cbs',
+    );
+    expect(publishedSans(events)).toEqual([
+      'Rxh5',
+      'Rxg6',
+      'Qxg6',
+      'fxg6',
+      'Rh8+',
+      'Kd7',
+      'Rh7+',
+      'Kd6',
+      'Rxc7',
+      'Kxc7',
+      'Rg1',
+      'Rb8',
+      'Rg5',
+    ]);
+    expect(events.filter(e => e.type === 'alert')).toEqual([]);
+  });
 });
