@@ -51,22 +51,21 @@ const missedPress = (
   const missed = st.game.length >= st.pressedPly + 2;
   for (let root = st.game.length; root >= st.anchor; root--) {
     const rootPos = positionAt(st, root);
-    // A half-made story leaving a piece of the presser's missing from where it puts it, where the
-    // hands show no piece lifted from there (...Rc6 with the rook gone from c6, White's rook and
-    // king in hand, the rook having gone on to c1 and d1), does not stop the search short of one
-    // that needs no such piece (...Rcc1 Rxd1 ...Rxd1+ with the king lifted for Kf2). One lifted
-    // there is the reply's capture begun (Qxd4+ with the queen taken off d4 for ...cxd4). So, where
-    // presses were missed, for the reply's pieces: Qxg6 ...fxg6 Rh7 with Black's king "lifted from
-    // e8", where it was set down on d7 and stood, is not Qxg6 ...fxg6 Rh8+ ...Kd7 Rh7+ with the
-    // king lifted for ...Kd6. (Everywhere, that rule made more plies published and corrected.)
+    // Where presses were missed, a half-made story leaving a piece of the reply's missing from
+    // where it puts it, where the hands show no piece lifted from there (Black's king "lifted
+    // from e8" where it was set down on d7 and stood: Qxg6 ...fxg6 Rh7 for Qxg6 ...fxg6 Rh8+
+    // ...Kd7 Rh7+, the king lifted for ...Kd6; White's rook and king "in hand" for ...Rc6, the
+    // rook resting there on its way, for ...Rcc1 Rxd1 ...Rxd1+ with the king lifted for Kf2),
+    // does not stop the search short of one that needs no such piece. Held for the presser's
+    // pieces too, or everywhere, the rule broke readings of the reply's capture begun (more runs
+    // failed than it fixed) or made more plies published and corrected.
     const base = from(root);
     const trails = trailsFrom(st, root);
     const opts: SearchOptions = {
       ...base,
       consistent: (e, kind) =>
         (base.consistent?.(e, kind) ?? true) &&
-        (kind === 'exact' ||
-          (liftedShown(e, presser, trails) && (!missed || liftedShown(e, opposite(presser), trails)))),
+        (kind === 'exact' || !missed || liftedShown(e, opposite(presser), trails)),
     };
     const found = explain(rootPos, st.sensed, st.touched, opts);
     // Not a story making final a ply whose piece went on from its square before the next ply
