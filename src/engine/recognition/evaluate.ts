@@ -200,7 +200,9 @@ export const evaluate = (st: RecognitionState, when: number, trigger: Trigger): 
     const consistent = (e: Explanation, kind: 'exact' | 'partial'): boolean =>
       seenEnough(e) && isSupported(st, root, kind, e);
     const h = squareHistory(st, root);
-    const order = moveOrder(h, st.sensed);
+    // Live play only: a re-read board's catch-up is not ordered by the events (what happened
+    // while nobody watched is not in them; ordered, the downtime sweep left one more wrong record).
+    const order = reread ? undefined : moveOrder(h, st.sensed);
     if (!occupancy) {
       return {
         maxDepth: depth,
