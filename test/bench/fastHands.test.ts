@@ -192,8 +192,8 @@ describe('fast hands over the whole corpus: the runs that once failed', () => {
     ['kasparov.pgn', 1950, 15, true, `${STRESSED},forgetPress=0.2`, '1000'],
     ['kasparov.pgn', 1187, 15, true, `${STRESSED},forgetPress=0.2`, '1000'],
     ['kasparov.pgn', 1497, 15, true, `${STRESSED},forgetPress=0.2`, '1000'],
-    // And a half-made story with the presser's rook "in hand" on c6 where the hands show it went
-    // on (...Rc6 for ...Rcc1 Rxd1 ...Rxd1+).
+    // And a half-made story ...Rc6 for ...Rcc1 Rxd1 ...Rxd1+, White's rook "in hand" from e1
+    // where the hands show it went to d1 and was taken there.
     ['carlsen.pgn', 1093, 15, true, `${STRESSED},forgetPress=0.2`, '1000'],
     // Or the reply's king "in hand" from e8 where the hands show it set down on d7 and standing
     // (Rh7 for Rh8+ ...Kd7 Rh7+).

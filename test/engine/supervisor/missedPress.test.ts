@@ -1314,7 +1314,9 @@ describe('a press missed', () => {
     // the way) Rxd1 ...Rxd1+ and Black's press as White lifts his king for Kf2. The missed-press
     // search stopped at ...Rc6, the rook missing from c6 and White's rook and king in hand, though
     // the hands show the rook went on to c1 and d1: ...Rc6 was published and the game ended on
-    // Black's later presses. Such a story no longer stops the search short.
+    // Black's later presses. Where presses were missed, a story leaving a piece of the reply's
+    // missing where the hands show none lifted from there (White's rook "in hand" from e1, seen
+    // going to d1 and taken there) no longer stops the search short.
     const events = scriptEvents(
       everySecond(
         `@start 2rrb1k1/6pp/5p2/pP2P3/7B/R3P3/4R1PP/6K1 b - - 0 30
@@ -1365,7 +1367,8 @@ describe('a press missed', () => {
     // The missed-press search stopped at Qxg6 ...fxg6 Rh7 with Black's king in hand from e8,
     // though the hands show it set down on d7 and standing there for seconds: Rh7 stood, and
     // Black's presses were judged illegal moves. A story leaving a piece missing where the hands
-    // show none lifted from there no longer stops the search short, for either side's pieces.
+    // show none lifted from there no longer stops the search short (the reply's pieces, where
+    // presses were missed).
     const events = scriptEvents(
       everySecond(
         `@start r3k1r1/p1q2p2/2p3N1/P2p3n/3P4/4PP2/1P3K2/2R3QR w q - 1 30
