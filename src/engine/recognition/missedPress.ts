@@ -60,13 +60,15 @@ const missedPress = (
     // pieces too, or everywhere, the rule broke readings of the reply's capture begun (more runs
     // failed than it fixed) or made more plies published and corrected.
     const base = from(root);
-    const trails = trailsFrom(st, root);
-    const opts: SearchOptions = {
-      ...base,
-      consistent: (e, kind) =>
-        (base.consistent?.(e, kind) ?? true) &&
-        (kind === 'exact' || !missed || liftedShown(e, opposite(presser), trails)),
-    };
+    const trails = missed ? trailsFrom(st, root) : undefined;
+    const opts: SearchOptions = missed
+      ? {
+          ...base,
+          consistent: (e, kind) =>
+            (base.consistent?.(e, kind) ?? true) &&
+            (kind === 'exact' || liftedShown(e, opposite(presser), trails)),
+        }
+      : base;
     const found = explain(rootPos, st.sensed, st.touched, opts);
     // Not a story making final a ply whose piece went on from its square before the next ply
     // (...Qc2 Rfxc2 when the queen had gone on to b1 and stood 3 s before the rook came to c2).
